@@ -1,0 +1,13 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY engine ./engine
+COPY games ./games
+COPY league ./league
+RUN pip install --no-cache-dir .
+COPY . .
+RUN DEBUG=true python manage.py collectstatic --no-input
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,14 @@
+"""The Celery application. Tasks are thin (ids in, a service call, idempotent),
+JSON only, with soft and hard time limits (see settings ``CELERY_*``)."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("knockrummy")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

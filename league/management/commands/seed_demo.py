@@ -1,0 +1,54 @@
+"""Load demo data: a club, its players and staff, and an admin login (printed)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from league.models import Club, Membership, Player
+
+DEMO_CLUB = ("Riverside Knock Rummy Club", "riverside")
+DEMO_PLAYERS = ("Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro")
+DEMO_STAFF = (("director", Membership.Role.DIRECTOR), ("scorekeeper", Membership.Role.SCOREKEEPER))
+
+
+class Command(BaseCommand):
+    help = "Create (or refresh) the demo club, players and logins; prints the admin password."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--password", help="password for the demo logins (default: a new random one)")
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        password = options["password"] or secrets.token_urlsafe(9)
+        user_model = get_user_model()
+        club, _ = Club.objects.get_or_create(slug=DEMO_CLUB[1], defaults={"name": DEMO_CLUB[0]})
+
+        admin, _ = user_model.objects.get_or_create(username="admin", defaults={"email": "admin@example.org"})
+        admin.is_staff = admin.is_superuser = True
+        admin.set_password(password)
+        admin.save()
+        Membership.objects.get_or_create(club=club, user=admin, role=Membership.Role.DIRECTOR)
+
+        for username, role in DEMO_STAFF:
+            user, _ = user_model.objects.get_or_create(username=username)
+            user.set_password(password)
+            user.save()
+            Membership.objects.get_or_create(club=club, user=user, role=role)
+
+        for name in DEMO_PLAYERS:
+            user, _ = user_model.objects.get_or_create(username=name.lower())
+            user.set_password(password)
+            user.save()
+            Player.objects.update_or_create(club=club, name=name, defaults={"user": user})
+            Membership.objects.get_or_create(club=club, user=user, role=Membership.Role.PLAYER)
+
+        self.stdout.write(self.style.SUCCESS(f"Demo club: {club.name} ({club.players.count()} players)"))
+        self.stdout.write(f"Admin login:  admin / {password}   (http://127.0.0.1:8000/admin/)")
+        self.stdout.write(
+            f"Other logins: director, scorekeeper, {', '.join(n.lower() for n in DEMO_PLAYERS)} / {password}"
+        )

@@ -1,0 +1,52 @@
+"""The home page and the demo data."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+
+from league.models import Club, Membership, Player
+
+
+@pytest.mark.django_db
+def test_home_page_says_what_the_site_is(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Run your Knock Rummy club" in html
+    for preset in ("knock-rummy", "knock-rummy-hoyle", "knock-rami", "gin-rummy"):
+        assert preset in html
+
+
+@pytest.mark.django_db
+def test_seed_demo_creates_a_club_players_and_logins(
+    client: Client, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call_command("seed_demo", password="demo-pass-123")
+    out = capsys.readouterr().out
+    assert "admin / demo-pass-123" in out
+    club = Club.objects.get(slug="riverside")
+    assert Player.objects.filter(club=club).count() == 8
+    assert Membership.objects.filter(club=club, role="director").count() == 2
+    assert client.login(username="admin", password="demo-pass-123")
+    assert get_user_model().objects.get(username="admin").is_superuser
+    assert "Riverside Knock Rummy Club" in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_seed_demo_is_idempotent() -> None:
+    call_command("seed_demo", password="a-first-password")
+    call_command("seed_demo", password="a-second-password")
+    assert Club.objects.count() == 1
+    assert Player.objects.count() == 8
+
+
+@pytest.mark.django_db
+def test_api_schema_and_docs_are_served(client: Client) -> None:
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"openapi" in schema.content
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200

@@ -1,0 +1,62 @@
+"""Suite-wide fixtures and the CI service check.
+
+With ``CI=true`` the suite must run against real services: PostgreSQL in
+DATABASE_URL, Redis in REDIS_URL and a Celery worker answering pings. A missing
+service is a failure of the whole run, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _redis_reachable(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), timeout=3) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not IN_CI:
+        return
+    problems = []
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        problems.append("CI=true needs DATABASE_URL pointing at PostgreSQL")
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        problems.append("CI=true needs REDIS_URL")
+    elif not _redis_reachable(redis_url):
+        problems.append(f"Redis at {redis_url} does not answer PING")
+    if problems:
+        raise pytest.UsageError("; ".join(problems))
+
+
+@pytest.fixture
+def broker_required() -> None:
+    """Tests that need the real broker and worker: skipped only outside CI with no REDIS_URL."""
+    from django.conf import settings
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        if IN_CI:
+            pytest.fail("CI=true but Celery runs eagerly: REDIS_URL was not applied")
+        pytest.skip("no REDIS_URL: the broker round trip runs in CI (CI=true bash .ci/run)")
+
+
+@pytest.fixture
+def postgres_required() -> None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        if IN_CI and os.environ.get("DATABASE_URL", "").startswith("postgres"):
+            pytest.fail("CI=true but the database is not PostgreSQL")
+        pytest.skip("PostgreSQL-only: runs in CI against DATABASE_URL")
