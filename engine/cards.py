@@ -101,8 +101,8 @@ class Card:
         return f"Card({_CODES[self.index]!r})"
 
 
-_CODES = tuple(r + s for s in SUITS for r in RANKS) + ("X1", "X2")
-CARD_VALUES = tuple(min(i % 13 + 1, 10) for i in range(52)) + (25, 25)
+_CODES = (*tuple(r + s for s in SUITS for r in RANKS), "X1", "X2")
+CARD_VALUES = (*tuple(min(i % 13 + 1, 10) for i in range(52)), 25, 25)
 ALL_CARDS = tuple(object.__new__(Card) for _ in range(54))
 for _i, _card in enumerate(ALL_CARDS):
     object.__setattr__(_card, "index", _i)

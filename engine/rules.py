@@ -227,9 +227,7 @@ def _coerce(key: str, value: Any) -> Any:
         try:
             deal = sorted((_strict_int(p), _strict_int(c)) for p, c in pairs)
         except (TypeError, ValueError) as exc:
-            raise InvalidRuleSet(
-                "option 'cards_dealt' must map a player count to a number of cards"
-            ) from exc
+            raise InvalidRuleSet("option 'cards_dealt' must map a player count to a number of cards") from exc
         return tuple(deal)
     if kind == "bool":
         if not isinstance(value, bool):
@@ -264,7 +262,10 @@ def _validate(rs: RuleSet) -> None:
         raise InvalidRuleSet(f"{rs.preset}: {message}")
 
     if not 2 <= rs.min_players <= rs.max_players <= 8:
-        fail(f"players must satisfy 2 <= min_players <= max_players <= 8 (got {rs.min_players}..{rs.max_players})")
+        fail(
+            "players must satisfy 2 <= min_players <= max_players <= 8 "
+            f"(got {rs.min_players}..{rs.max_players})"
+        )
     if not 0 <= rs.jokers <= 2:
         fail(f"jokers must be 0, 1 or 2, not {rs.jokers}")
     deal = dict(rs.cards_dealt)
@@ -276,8 +277,19 @@ def _validate(rs: RuleSet) -> None:
             fail(f"cards_dealt for {players} players must be 1..13, not {cards}")
         elif players * cards + 1 + rs.stock_reserve >= rs.deck_size:
             fail(f"{players} players of {cards} cards leave no stock in a {rs.deck_size}-card deck")
-    for name in ("joker_value", "knocker_penalty", "rum_bonus", "zero_deadwood_bonus", "max_restocks",
-                 "stock_reserve", "gin_bonus", "undercut_bonus", "game_bonus", "line_bonus", "shutout_bonus"):
+    for name in (
+        "joker_value",
+        "knocker_penalty",
+        "rum_bonus",
+        "zero_deadwood_bonus",
+        "max_restocks",
+        "stock_reserve",
+        "gin_bonus",
+        "undercut_bonus",
+        "game_bonus",
+        "line_bonus",
+        "shutout_bonus",
+    ):
         if getattr(rs, name) < 0:
             fail(f"{name} must not be negative")
     if rs.knock_max_deadwood is not None and rs.knock_max_deadwood < 0:
