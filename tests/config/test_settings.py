@@ -21,14 +21,16 @@ PROD_ENV = {
 }
 
 
+def _environment_without_settings() -> dict[str, str]:
+    from config.env import ENV_VARS
+
+    return {k: v for k, v in os.environ.items() if k not in ENV_VARS}
+
+
 def run_settings(
     env: dict[str, str], code: str = "from django.conf import settings; settings.DEBUG"
 ) -> subprocess.CompletedProcess[str]:
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "TIME_ZONE"}
-    }
+    clean = _environment_without_settings()
     clean.update(env)
     clean["DJANGO_SETTINGS_MODULE"] = "config.settings"
     return subprocess.run(
@@ -155,8 +157,7 @@ def test_bad_environment_fails_at_startup_with_a_clear_message(env: dict[str, st
 
 
 def test_check_deploy_is_clean_with_production_like_variables() -> None:
-    clean = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
-    clean.update(PROD_ENV)
+    clean = {**_environment_without_settings(), **PROD_ENV}
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
