@@ -113,3 +113,13 @@ def parse_time_zone(raw: str) -> str:
     except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
         raise ImproperlyConfigured(f"TIME_ZONE {raw!r} is not a known time zone") from exc
     return raw
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def parse_log_level(raw: str) -> str:
+    level = raw.strip().upper()
+    if level not in LOG_LEVELS:
+        raise ImproperlyConfigured(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
+    return level

@@ -17,6 +17,7 @@ from config.env import (
     parse_bool,
     parse_database_url,
     parse_list,
+    parse_log_level,
     parse_redis_url,
     parse_time_zone,
 )
@@ -171,5 +172,5 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO").upper()},
+    "root": {"handlers": ["console"], "level": parse_log_level(ENV.get("LOG_LEVEL", "INFO"))},
 }

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from config.celery import app
+from tests.conftest import IN_CI
 
 
 @pytest.mark.django_db
@@ -18,6 +19,10 @@ def test_healthz_on_the_current_configuration(client: Client) -> None:
     from django.db import connection
 
     assert body["database"]["vendor"] == connection.vendor
+    if IN_CI:
+        # CI runs against the real services: PostgreSQL, Redis and a live worker.
+        assert body["database"]["vendor"] == "postgresql"
+        assert body["broker"]["mode"] == "redis"
     if app.conf.task_always_eager:
         assert body["broker"] == {"ok": True, "mode": "eager"}
         assert body["worker"]["mode"] == "eager"

@@ -147,6 +147,8 @@ def test_redis_url_switches_celery_to_the_broker() -> None:
         ({"DATABASE_URL": "oracle://x/y"}, "scheme 'oracle' is not supported"),
         ({"REDIS_URL": "http://localhost"}, "REDIS_URL must start with redis://"),
         ({"TIME_ZONE": "Nowhere/Land"}, "is not a known time zone"),
+        ({"LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+        ({**PROD_ENV, "SECURE_SSL_REDIRECT": "sometimes"}, "SECURE_SSL_REDIRECT must be one of"),
     ],
 )
 def test_bad_environment_fails_at_startup_with_a_clear_message(env: dict[str, str], message: str) -> None:
@@ -154,6 +156,25 @@ def test_bad_environment_fails_at_startup_with_a_clear_message(env: dict[str, st
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert message in result.stderr
+
+
+def test_production_variables_are_applied() -> None:
+    result = run_settings(
+        {
+            **PROD_ENV,
+            "ALLOWED_HOSTS": "a.org, b.org",
+            "CSRF_TRUSTED_ORIGINS": "https://a.org",
+            "TIME_ZONE": "Europe/Oslo",
+            "LOG_LEVEL": "warning",
+        },
+        "from django.conf import settings as s; "
+        "print(s.DEBUG, s.ALLOWED_HOSTS, s.CSRF_TRUSTED_ORIGINS, s.TIME_ZONE, s.SECURE_SSL_REDIRECT, "
+        "s.SESSION_COOKIE_SECURE, s.LOGGING['root']['level'])",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "False ['a.org', 'b.org'] ['https://a.org'] Europe/Oslo True True WARNING"
+    )
 
 
 def test_check_deploy_is_clean_with_production_like_variables() -> None:
