@@ -1,0 +1,671 @@
+"""Arranging a hand into melds with the least deadwood, exactly and fast.
+
+How it works (docs/arrangement.md has the longer story):
+
+- Sets are the only melds that span suits. For every rank holding enough
+  cards the search tries each *set choice* (no set, the 4-set, each 3-set, and
+  with jokers each pair or triple plus a joker); what is left of each suit is a
+  13-bit mask whose best run-only result comes from a table (no jokers: 8,192
+  entries built at import) or a memoised per-suit search (runs holding jokers).
+- Results are compared by one integer *cost*, ``deadwood << 6 | unmatched
+  cards``, so a lower cost is less deadwood and, at equal deadwood, fewer
+  unmatched cards.
+
+Tie-break among equally good arrangements (documented and tested):
+
+1. least deadwood;
+2. fewest unmatched cards;
+3. fewest cards in sets (runs are preferred to sets);
+4. the set cards with the lowest bitmask (``Card.index`` bits), i.e. at the
+   highest card where two candidates differ, the one *not* using it in a set;
+5. hands with jokers only: then a fixed search order (so the result depends on
+   the hand alone, never on the order its cards are given).
+
+Runs are reported maximal (``3C 4C 5C 6C 7C 8C`` is one run, not two) unless a
+joker forces a split; melds are listed sets first by rank, then runs by suit
+and rank; unmatched cards in index order, jokers last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.cards import ALL_CARDS, CARD_VALUES, Card, mask_to_cards
+from engine.errors import InvalidHand
+from engine.melds import NATURAL_BITS, Meld, build_meld, check_hand, meld_sort_key
+from engine.rules import RuleSet
+
+INF = 1 << 40
+_MASKS = tuple(1 << i for i in range(54))
+_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39  # one rank's bit in every suit
+_UNIT = tuple(CARD_VALUES[i] << 6 | 1 for i in range(13))  # cost of one unmatched card by rank bit
+
+
+def _run_tables() -> tuple[list[int], list[int]]:
+    """Per 13-bit suit mask: run-only deadwood and cost (every block of 3+ consecutive cards melds)."""
+    deadwood = [0] * 8192
+    cost = [0] * 8192
+    for mask in range(1, 8192):
+        low = (mask & -mask).bit_length() - 1
+        high = low
+        while high < 13 and mask >> high & 1:
+            high += 1
+        rest = mask & ~((1 << high) - 1)
+        if high - low >= 3:
+            deadwood[mask], cost[mask] = deadwood[rest], cost[rest]
+        else:
+            value = sum(CARD_VALUES[low:high])
+            deadwood[mask] = deadwood[rest] + value
+            cost[mask] = cost[rest] + (value << 6) + high - low
+    return deadwood, cost
+
+
+_RUN_DW, _RUN_COST = _run_tables()
+# Runs holding 1 or 2 jokers (each in a different run), filled in on demand.
+_JOKER_RUN_COST: tuple[list[int | None], list[int | None]] = ([None] * 8192, [None] * 8192)
+_JOKER_GAIN: tuple[list[int | None], list[int | None]] = ([None] * 8192, [None] * 8192)
+_RANK_OPTIONS: dict[int, list[tuple[int, int, int]]] = {}
+
+
+class Arrangement:
+    """A hand arranged into melds: ``melds``, ``unmatched`` cards and their ``deadwood``.
+
+    Immutable. The engine builds it lazily: the deadwood is computed at once, the
+    melds and unmatched cards on first access.
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.rules import get_ruleset
+    >>> best = best_arrangement(parse_cards("6H 6D 6C 7C 8C 2H 7S"), get_ruleset("knock"))
+    >>> [str(m) for m in best.melds], [str(c) for c in best.unmatched], best.deadwood
+    (['6C 7C 8C'], ['6D', '2H', '6H', '7S'], 21)
+    >>> Arrangement.from_dict(best.to_dict()) == best
+    True
+    """
+
+    __slots__ = ("_deadwood", "_hand", "_melds", "_plan", "_unmatched")
+    _deadwood: int
+    _hand: int
+    _plan: int | tuple[int, int, tuple[int, ...]] | None
+    _melds: tuple[Meld, ...]
+    _unmatched: tuple[Card, ...]
+
+    def __init__(self, melds: Iterable[Meld], unmatched: Iterable[Card], deadwood: int) -> None:
+        self._melds = tuple(melds)
+        self._unmatched = tuple(unmatched)
+        self._deadwood = deadwood
+        self._hand = -1
+        self._plan = None
+
+    @property
+    def deadwood(self) -> int:
+        return self._deadwood
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        try:
+            return self._melds
+        except AttributeError:
+            self._materialise()
+            return self._melds
+
+    @property
+    def unmatched(self) -> tuple[Card, ...]:
+        try:
+            return self._unmatched
+        except AttributeError:
+            self._materialise()
+            return self._unmatched
+
+    def _materialise(self) -> None:
+        plan = getattr(self, "_plan", 0)
+        if isinstance(plan, int):
+            melds, unmatched = _build(self._hand, plan, 0, (0, 0, 0, 0))
+        else:
+            assert plan is not None
+            melds, unmatched = _build(self._hand, *plan)
+        self._melds, self._unmatched = melds, unmatched
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "melds": [meld.to_dict() for meld in self.melds],
+            "unmatched": [str(card) for card in self.unmatched],
+            "deadwood": self._deadwood,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Arrangement:
+        """Rebuild a stored arrangement (its melds are checked, its deadwood is taken as stored)."""
+        try:
+            melds = tuple(Meld.from_dict(meld) for meld in data["melds"])
+            unmatched = tuple(Card.parse(code) for code in data["unmatched"])
+            value = int(data["deadwood"])
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, InvalidHand):
+                raise
+            raise InvalidHand(f"a stored arrangement needs melds, unmatched and deadwood: {exc}") from exc
+        return cls(melds, unmatched, value)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Arrangement):
+            return NotImplemented
+        return (self._deadwood, self.melds, self.unmatched) == (other._deadwood, other.melds, other.unmatched)
+
+    def __hash__(self) -> int:
+        return hash((self._deadwood, self.melds, self.unmatched))
+
+    def __repr__(self) -> str:
+        melds = ", ".join(str(meld) for meld in self.melds)
+        unmatched = " ".join(str(card) for card in self.unmatched)
+        return f"<Arrangement melds=[{melds}] unmatched=[{unmatched}] deadwood={self._deadwood}>"
+
+
+_new = object.__new__
+
+
+def _lazy(hand: int, plan: int | tuple[int, int, tuple[int, ...]], deadwood: int) -> Arrangement:
+    arrangement: Arrangement = _new(Arrangement)
+    arrangement._hand = hand
+    arrangement._plan = plan
+    arrangement._deadwood = deadwood
+    return arrangement
+
+
+def best_arrangement(cards: Iterable[Card], ruleset: RuleSet) -> Arrangement:
+    """The arrangement of ``cards`` with the least deadwood (tie-break: module docstring).
+
+    Raises :class:`~engine.errors.InvalidHand` for a duplicate card or a joker the
+    rule set does not use.
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.rules import get_ruleset
+    >>> best = best_arrangement(parse_cards("JC QC KC JD JH"), get_ruleset("knock"))
+    >>> [str(m) for m in best.melds], best.deadwood  # run preferred to the equal set of jacks
+    (['JC QC KC'], 20)
+    >>> rami = get_ruleset("rami")
+    >>> best = best_arrangement(parse_cards("5C 5D X1 3H 4H X2 9S"), rami)
+    >>> [str(m) for m in best.melds], [str(c) for c in best.unmatched], best.deadwood
+    (['5C 5D X1', '3H 4H X2'], ['9S'], 9)
+    """
+    if type(cards) is not tuple:
+        cards = tuple(cards)
+    masks = _MASKS
+    if len(cards) == 10:  # two-player hands, unrolled: a tenth of the call's time
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+        hand = (
+            masks[c0.index] + masks[c1.index] + masks[c2.index] + masks[c3.index] + masks[c4.index]
+            + masks[c5.index] + masks[c6.index] + masks[c7.index] + masks[c8.index] + masks[c9.index]
+        )  # fmt: skip
+    else:
+        hand = 0
+        for card in cards:
+            hand += masks[card.index]
+    if hand.bit_count() != len(cards) or hand >> 52:
+        if hand.bit_count() != len(cards) or hand >> 52 >= 1 << ruleset.jokers:
+            check_hand(cards, ruleset)  # raises, naming the duplicate or the joker
+        key, sets, joker_sets, suit_jokers = _search(hand, ruleset.joker_value)
+        return _lazy(hand, (sets, joker_sets, suit_jokers), key >> 12)
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    arrangement: Arrangement = _new(Arrangement)
+    arrangement._hand = hand
+    if not triples:  # no set possible; _plan stays unset, read as "no sets"
+        table = _RUN_DW
+        arrangement._deadwood = table[c] + table[d] + table[h] + table[s]
+    elif triples & (triples - 1) or c & d & h & s:
+        key, arrangement._plan = _natural_sets(hand, triples)
+        arrangement._deadwood = key >> 12
+    else:  # the common case, inlined: one rank of three cards, set or no set
+        table = _RUN_COST
+        without = table[c] + table[d] + table[h] + table[s]
+        rest = 8191 ^ triples
+        with_set = table[c & rest] + table[d & rest] + table[h & rest] + table[s & rest]
+        if with_set < without:  # at equal cost, fewer set cards wins: no set
+            arrangement._plan = triples * _SPREAD & hand
+            arrangement._deadwood = with_set >> 6
+        else:
+            arrangement._deadwood = without >> 6
+    return arrangement
+
+
+def deadwood(cards: Iterable[Card], ruleset: RuleSet) -> int:
+    """The least deadwood of ``cards`` (the value-only fast path of :func:`best_arrangement`).
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.rules import get_ruleset
+    >>> deadwood(parse_cards("6H 6D 6C 7C 8C 2H 7S"), get_ruleset("knock"))
+    21
+    >>> deadwood(parse_cards("AS 2S X1 KD"), get_ruleset("rami"))
+    10
+    """
+    if type(cards) is not tuple:
+        cards = tuple(cards)
+    hand = 0
+    masks = _MASKS
+    for card in cards:
+        hand += masks[card.index]
+    if hand.bit_count() != len(cards) or hand >> 52:
+        if hand.bit_count() != len(cards) or hand >> 52 >= 1 << ruleset.jokers:
+            check_hand(cards, ruleset)  # raises, naming the duplicate or the joker
+        return _search(hand, ruleset.joker_value)[0] >> 12
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    table = _RUN_DW
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    if not triples:
+        return table[c] + table[d] + table[h] + table[s]
+    if not (triples & (triples - 1) or c & d & h & s):  # one rank of three cards
+        rest = 8191 ^ triples
+        return min(
+            table[c] + table[d] + table[h] + table[s],
+            table[c & rest] + table[d & rest] + table[h & rest] + table[s & rest],
+        )
+    best = INF
+    for sets in _set_choices(hand, triples):
+        rest = hand ^ sets
+        value = table[rest & 8191] + table[rest >> 13 & 8191] + table[rest >> 26 & 8191] + table[rest >> 39]
+        if value < best:
+            best = value
+    return best
+
+
+def best_discard(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Card, Arrangement]:
+    """The discard leaving the least deadwood, and the best arrangement of what is left.
+
+    Exact (unlike taking the best arrangement and dropping its highest unmatched
+    card). Among equally good discards the highest card goes: highest rank, then
+    suit ``S > H > D > C``; a joker is discarded only when strictly better (X2 before X1).
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.rules import get_ruleset
+    >>> card, rest = best_discard(parse_cards("2S AC 2C AD 2D 3D 4D 5D AH 2H 3H"), get_ruleset("gin"))
+    >>> str(card), rest.deadwood
+    ('3H', 0)
+    """
+    cards = tuple(cards)
+    hand = _hand_mask(cards, ruleset)
+    if not cards:
+        raise InvalidHand("an empty hand has no card to discard")
+    if hand >> 52:
+        best = (INF, 0, 0)
+        for card in cards:
+            value = _search(hand ^ _MASKS[card.index], ruleset.joker_value)[0] >> 12
+            best = min(best, (value, -_discard_preference(card.index), card.index))
+        index = best[2]
+    else:
+        index = _natural_discard(hand)
+    return ALL_CARDS[index], arrange_mask(hand ^ _MASKS[index], ruleset.joker_value)
+
+
+def _hand_mask(cards: tuple[Card, ...], ruleset: RuleSet) -> int:
+    """The mask of ``cards``, checked against duplicates and the rule set's jokers."""
+    hand = 0
+    masks = _MASKS
+    for card in cards:
+        hand += masks[card.index]
+    if hand.bit_count() != len(cards) or hand >> 52 >= 1 << ruleset.jokers:
+        check_hand(cards, ruleset)  # raises, naming the duplicate or the joker
+    return hand
+
+
+def search_key(hand: int, joker_value: int) -> int:
+    """Engine-internal: ``cost << 6 | cards in sets`` of the best arrangement of a hand mask
+    (``cost = deadwood << 6 | unmatched cards``); lower is better."""
+    return _search(hand, joker_value)[0]
+
+
+def arrange_mask(hand: int, joker_value: int) -> Arrangement:
+    """Engine-internal: the best arrangement of an already validated hand mask (the same
+    result as :func:`best_arrangement`, whose hot path inlines the joker-free case)."""
+    if hand >> 52:
+        key, sets, joker_sets, suit_jokers = _search(hand, joker_value)
+        return _lazy(hand, (sets, joker_sets, suit_jokers), key >> 12)
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    if triples:
+        key, sets = _natural_sets(hand, triples)
+        return _lazy(hand, sets, key >> 12)
+    table = _RUN_DW
+    return _lazy(hand, 0, table[c] + table[d] + table[h] + table[s])
+
+
+def _discard_preference(index: int) -> int:
+    """Higher is discarded first among equal discards: rank, then suit; jokers lowest."""
+    if index >= 52:
+        return index - 54
+    return (index % 13) * 4 + index // 13
+
+
+def _set_choices(hand: int, ranks: int) -> list[int] | tuple[int, ...]:
+    """Every choice of natural sets among ``ranks`` (bits of ranks holding 3 or 4 cards)."""
+    if not ranks & (ranks - 1):
+        full = ranks * _SPREAD & hand
+        if full.bit_count() == 3:
+            return (0, full)
+        return (0, full, full ^ ranks, full ^ ranks << 13, full ^ ranks << 26, full ^ ranks << 39)
+    choices = [0]
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        full = low * _SPREAD & hand
+        options = [0, full]
+        if full.bit_count() == 4:
+            rest = full
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                options.append(full ^ bit)
+        choices = [chosen | option for chosen in choices for option in options]
+    return choices
+
+
+def _natural_sets(hand: int, triples: int) -> tuple[int, int]:
+    """(key, set cards) of the best arrangement of a hand without jokers; key is
+    ``cost << 6 | cards in sets`` and ties go to the lowest set-card mask."""
+    table = _RUN_COST
+    best_key = INF
+    best_sets = 0
+    for sets in _set_choices(hand, triples):
+        rest = hand ^ sets
+        cost = table[rest & 8191] + table[rest >> 13 & 8191] + table[rest >> 26 & 8191] + table[rest >> 39]
+        key = cost << 6 | sets.bit_count()
+        if key < best_key or (key == best_key and sets < best_sets):
+            best_key, best_sets = key, sets
+    return best_key, best_sets
+
+
+def _natural_discard(hand: int) -> int:
+    """Index of the best discard of a hand without jokers.
+
+    Exact: every (set choice, discard) pair is covered, because the best
+    arrangement of the hand minus a card is one of the hand's set choices with that
+    card left out of every set; per suit, a table gives the largest deadwood drop
+    one discard can make (the card may be unmatched or come out of a run).
+    """
+    if not _DISCARD_TABLE:
+        _DISCARD_TABLE.extend(_build_discard_table())
+    drops = _DISCARD_TABLE
+    table = _RUN_DW
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    best_value = INF
+    best_drop = 0
+    for sets in _set_choices(hand, triples) if triples else (0,):
+        if sets:
+            rest = hand ^ sets
+            c, d, h, s = rest & 8191, rest >> 13 & 8191, rest >> 26 & 8191, rest >> 39
+        # (drop + offset) << 6 | rank << 2 | suit: the max is the biggest drop, then the highest card.
+        drop = max(drops[c] << 2, drops[d] << 2 | 1, drops[h] << 2 | 2, drops[s] << 2 | 3)
+        value = table[c] + table[d] + table[h] + table[s] - (drop >> 6) + _DROP_OFFSET
+        if value < best_value or (value == best_value and drop & 63 > best_drop & 63):
+            best_value, best_drop = value, drop
+    return (best_drop & 3) * 13 + (best_drop >> 2 & 15)
+
+
+_DROP_OFFSET = 1024
+_DISCARD_TABLE: list[int] = []  # built on first use
+
+
+def _build_discard_table() -> list[int]:
+    """Per suit mask: ``(drop + 1024) << 4 | rank bit``, the largest deadwood drop one
+    discard makes and the highest rank bit making it; 0 for an empty suit."""
+    drops = [0] * 8192
+    table = _RUN_DW
+    for mask in range(1, 8192):
+        base = table[mask]
+        best = 0
+        rest = mask
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            candidate = (base - table[mask ^ bit] + _DROP_OFFSET) << 4 | (bit.bit_length() - 1)
+            best = max(best, candidate)
+        drops[mask] = best
+    return drops
+
+
+# --- hands with jokers: set choices with jokers, runs with jokers per suit ------------------
+
+_NO_JOKER: tuple[int, ...] = (0, 0, 0, 0)
+_ONE_JOKER = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
+_TWO_JOKERS = ((2, 0, 0, 0), (0, 2, 0, 0), (0, 0, 2, 0), (0, 0, 0, 2))
+_JOKER_PAIRS = tuple(
+    (first, second, tuple(int(i in (first, second)) for i in range(4)))
+    for first in range(4)
+    for second in range(first + 1, 4)
+)
+
+
+def _search(hand: int, joker_value: int) -> tuple[int, int, int, tuple[int, ...]]:
+    """Exhaustive search over set choices and joker placements of any hand.
+
+    Returns ``(key, natural set cards, joker set cards, jokers per suit's runs)`` with
+    ``key = cost << 6 | cards in sets``; jokers not placed are unmatched. Ties go
+    to the lowest set-card mask, then to the first found.
+    """
+    naturals = hand & NATURAL_BITS
+    jokers = (hand >> 52 & 1) + (hand >> 53)
+    c = naturals & 8191
+    d = naturals >> 13 & 8191
+    h = naturals >> 26 & 8191
+    s = naturals >> 39
+    # Ranks that can make a set: 3+ cards, or with a joker 2+.
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    ranks = (c & (d | h | s)) | (d & (h | s)) | (h & s) if jokers else triples
+    choices = [(0, 0, 0)]
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        choices = [
+            (sets | extra_sets, joker_sets | extra_joker_sets, used + extra_used)
+            for sets, joker_sets, used in choices
+            for extra_sets, extra_joker_sets, extra_used in _rank_options(low * _SPREAD & naturals, jokers)
+            if used + extra_used <= jokers
+        ]
+    joker_unit = joker_value << 6 | 1
+    run_cost = _RUN_COST
+    best_key = INF
+    best_sets = 0
+    result: tuple[int, int, int, tuple[int, ...]] = (INF, 0, 0, _NO_JOKER)
+    for sets, joker_sets, used in choices:
+        rest = naturals ^ sets ^ joker_sets
+        suits = (rest & 8191, rest >> 13 & 8191, rest >> 26 & 8191, rest >> 39)
+        cost = run_cost[suits[0]] + run_cost[suits[1]] + run_cost[suits[2]] + run_cost[suits[3]]
+        placement = _NO_JOKER
+        left = jokers - used
+        if left:
+            extra, placement = _place_jokers(suits, left, joker_unit)
+            cost += extra
+        all_sets = sets | joker_sets
+        key = cost << 6 | (all_sets.bit_count() + used)
+        if key < best_key or (key == best_key and all_sets < best_sets):
+            best_key, best_sets = key, all_sets
+            result = (key, sets, joker_sets, placement)
+    return result
+
+
+def _place_jokers(suits: tuple[int, ...], left: int, joker_unit: int) -> tuple[int, tuple[int, ...]]:
+    """Cheapest way to place ``left`` (1 or 2) jokers into the suits' runs or leave them
+    unmatched: (extra cost over the joker-free runs, jokers per suit)."""
+    gain = _JOKER_GAIN[0]
+    one = [gain[suits[0]], gain[suits[1]], gain[suits[2]], gain[suits[3]]]
+    if None in one:
+        one = [_joker_gain(mask, 1) for mask in suits]
+    cheapest: int = min(one)  # type: ignore[type-var, assignment]
+    suit = one.index(cheapest)
+    if left == 1:
+        if cheapest < joker_unit:
+            return cheapest, _ONE_JOKER[suit]
+        return joker_unit, _NO_JOKER
+    extra, placement = 2 * joker_unit, _NO_JOKER
+    if cheapest + joker_unit < extra:
+        extra, placement = cheapest + joker_unit, _ONE_JOKER[suit]
+    for suit, mask in enumerate(suits):
+        two = _joker_gain(mask, 2)
+        if two < extra:
+            extra, placement = two, _TWO_JOKERS[suit]
+    for first, second, pair in _JOKER_PAIRS:
+        both: int = one[first] + one[second]  # type: ignore[operator]
+        if both < extra:
+            extra, placement = both, pair
+    return extra, placement
+
+
+def _joker_gain(mask: int, jokers: int) -> int:
+    """Cost of one suit's runs holding exactly ``jokers`` jokers, minus the cost without."""
+    memo = _JOKER_GAIN[jokers - 1]
+    gain = memo[mask]
+    if gain is None:
+        gain = memo[mask] = _joker_run_cost(mask, jokers) - _RUN_COST[mask]
+    return gain
+
+
+def _rank_options(full: int, jokers: int) -> list[tuple[int, int, int]]:
+    """Set options of one rank's cards ``full``: (natural set, joker set naturals, jokers used)."""
+    key = full << 2 | jokers
+    options = _RANK_OPTIONS.get(key)
+    if options is None:
+        options = _RANK_OPTIONS[key] = _list_rank_options(full, jokers)
+    return options
+
+
+def _list_rank_options(full: int, jokers: int) -> list[tuple[int, int, int]]:
+    options = [(0, 0, 0)]
+    bits = []
+    rest = full
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        bits.append(bit)
+    count = len(bits)
+    if count >= 3:
+        options.append((full, 0, 0))
+        if count == 4:
+            options.extend((full ^ bit, 0, 0) for bit in bits)
+    if jokers:
+        options.extend((0, bits[i] | bits[j], 1) for i in range(count) for j in range(i + 1, count))
+        if count == 3:
+            options.append((0, full, 1))
+        elif count == 4:
+            options.extend((0, full ^ bit, 1) for bit in bits)
+            if jokers == 2:  # two pairs, a joker each: all four naturals in joker sets
+                options.append((0, full, 2))
+    return options
+
+
+def _joker_run_cost(mask: int, jokers: int) -> int:
+    """Least cost of one suit's cards ``mask`` in runs holding exactly ``jokers`` jokers
+    (each in a different run); INF when they cannot all be placed."""
+    if jokers == 0:
+        return _RUN_COST[mask]
+    memo = _JOKER_RUN_COST[jokers - 1]
+    cached = memo[mask]
+    if cached is None:
+        cached = INF
+        if mask:
+            for cost, rest, used, _ in _suit_moves(mask, jokers):
+                total = cost + _joker_run_cost(rest, jokers - used)
+                if total < cached:
+                    cached = total
+        memo[mask] = cached
+    return cached
+
+
+def _suit_moves(mask: int, jokers: int) -> list[tuple[int, int, int, int]]:
+    """What can happen to the lowest card of a suit mask: (cost, rest, jokers used, melded bits).
+
+    It stays unmatched, or it is the lowest natural card of a run: naturals only,
+    or with a joker below it, in a gap, or above the naturals. A joker may stand
+    for a card the hand holds (that card then stays free for another meld).
+    """
+    low = (mask & -mask).bit_length() - 1
+    top = low
+    while top < 12 and mask >> (top + 1) & 1:
+        top += 1
+    below = (1 << low) - 1
+    moves = [(_UNIT[low], mask ^ (1 << low), 0, 0)]
+    for high in range(top, low + 1, -1):
+        bits = ((2 << high) - 1) ^ below
+        moves.append((0, mask ^ bits, 0, bits))
+    if jokers:
+        if low >= 1:
+            for high in range(top, low, -1):
+                bits = ((2 << high) - 1) ^ below
+                moves.append((0, mask ^ bits, 1, bits))
+        for gap in range(low + 1, min(top + 1, 12) + 1):
+            left = ((1 << gap) - 1) ^ below
+            if gap - low >= 2:
+                moves.append((0, mask ^ left, 1, left))
+            right = 0
+            high = gap + 1
+            while high < 13 and mask >> high & 1:
+                right |= 1 << high
+                if high - low >= 2:
+                    moves.append((0, mask ^ left ^ right, 1, left | right))
+                high += 1
+    return moves
+
+
+def _suit_groups(mask: int, jokers: int) -> list[tuple[int, bool]]:
+    """The runs of one suit's best arrangement: (natural bits, holds a joker)."""
+    groups = []
+    while mask:
+        target = _joker_run_cost(mask, jokers)
+        for cost, rest, used, bits in _suit_moves(mask, jokers):
+            if cost + _joker_run_cost(rest, jokers - used) == target:
+                if bits:
+                    groups.append((bits, bool(used)))
+                mask, jokers = rest, jokers - used
+                break
+    return groups
+
+
+def _build(
+    hand: int, sets: int, joker_sets: int, suit_jokers: tuple[int, ...]
+) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    """Materialise a plan into melds (display order, X1 before X2) and unmatched cards."""
+    placeholder = ALL_CARDS[52]
+    groups: list[tuple[int, bool]] = []
+    for rank in range(13):
+        spread = _SPREAD << rank
+        if sets & spread:
+            groups.append((sets & spread, False))
+        bits = joker_sets & spread
+        if bits.bit_count() == 4:  # two sets of one rank, a joker each: lowest suits together
+            low_pair = bits & -bits
+            low_pair |= (bits ^ low_pair) & -(bits ^ low_pair)
+            groups += [(low_pair, True), (bits ^ low_pair, True)]
+        elif bits:
+            groups.append((bits, True))
+    unmatched = (hand & NATURAL_BITS) ^ sets ^ joker_sets
+    for suit in range(4):
+        shift = 13 * suit
+        for bits, with_joker in _suit_groups(unmatched >> shift & 8191, suit_jokers[suit]):
+            groups.append((bits << shift, with_joker))
+            unmatched ^= bits << shift
+    drafts = []
+    for bits, with_joker in groups:
+        meld = build_meld(mask_to_cards(bits), placeholder if with_joker else None)
+        assert meld is not None
+        drafts.append((meld, bits))
+    drafts.sort(key=lambda draft: meld_sort_key(draft[0]))
+    jokers = [card for card in ALL_CARDS[52:] if hand >> card.index & 1]
+    melds = []
+    for meld, bits in drafts:
+        if meld.joker is not None:
+            rebuilt = build_meld(mask_to_cards(bits), jokers.pop(0))
+            assert rebuilt is not None
+            meld = rebuilt
+        melds.append(meld)
+    return tuple(melds), mask_to_cards(unmatched) + tuple(jokers)
