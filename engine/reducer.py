@@ -1,0 +1,407 @@
+"""The pure fold: ``apply(state, event) -> state`` and ``replay(events) -> state``.
+
+``apply`` trusts its events (``decide`` validated them) and is written for speed:
+hands are bitmasks, piles tuples, and every state is built once, positionally.
+It never calls a random generator.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Any
+
+from engine.events import (
+    CardDiscarded,
+    CardDrawn,
+    DrawDeclined,
+    Event,
+    GameAbandoned,
+    GameFinished,
+    GameStarted,
+    HandDealt,
+    HandResultRecorded,
+    HandRevealed,
+    HandScored,
+    InvalidEvent,
+    Knocked,
+    ReentryDecided,
+    Retracted,
+    ScoreAdjusted,
+    SeatReplaced,
+    StockRestocked,
+    UpcardPassed,
+)
+from engine.settle import (
+    advance,
+    apply_abandoned,
+    apply_adjusted,
+    apply_finished,
+    apply_reentry,
+    apply_retracted,
+    apply_scored,
+    apply_seat_replaced,
+)
+from engine.state import (
+    AWAITING_DEAL,
+    DIGITAL,
+    DISCARD,
+    DRAW,
+    FINISHED,
+    OFFER,
+    OVER,
+    PLAYING,
+    SHOWDOWN,
+    GameState,
+    HandState,
+    Setup,
+    Tally,
+)
+
+ZERO = Fraction(0)
+
+
+def turn_order(eliminated: tuple[bool, ...], dealer: int) -> tuple[int, ...]:
+    """Seats still in, clockwise from the dealer's left, the dealer last.
+
+    >>> turn_order((False, False, True, False), 1)
+    (3, 0, 1)
+    """
+    n = len(eliminated)
+    return tuple(s for s in ((dealer + i) % n for i in range(1, n + 1)) if not eliminated[s])
+
+
+def mask_of(cards: Iterable[Any]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def _new_hand(
+    number: int,
+    dealer: int,
+    order: tuple[int, ...],
+    deal: int,
+    phase: str,
+    hands: tuple[int, ...],
+    sizes: tuple[int, ...],
+    stock: tuple[int, ...],
+    pile: tuple[int, ...],
+) -> HandState:
+    return HandState(
+        number=number,
+        dealer=dealer,
+        order=order,
+        deal_size=deal,
+        phase=phase,
+        to_move=order[0],
+        hands=hands,
+        sizes=sizes,
+        stock=stock,
+        pile=pile,
+        taken=-1,
+        turns=0,
+        passes=0,
+        restocks=0,
+        knocker=-1,
+        knock_card=-1,
+        lay_down=False,
+        ended="",
+        revealed=(-1,) * len(hands),
+    )
+
+
+def _started(e: GameStarted) -> GameState:
+    n = len(e.seats)
+    setup = Setup(e.ruleset, e.mode, tuple(e.seats), e.first_dealer, e.stake)
+    tally = Tally(
+        hands_dealt=0,
+        hands_scored=0,
+        last_dealer=-1,
+        last_winners=(),
+        last_void=False,
+        scores=(ZERO,) * n,
+        hands_won=(0,) * n,
+        rums=(0,) * n,
+        pool=e.stake * n,
+        paid=(e.stake,) * n,
+        eliminated=(False,) * n,
+        eliminated_at=(0,) * n,
+        reentered=(False,) * n,
+        pending=(),
+        reentry_score=ZERO,
+        results=(),
+        adjustments=(),
+        retractions=(),
+        result=None,
+    )
+    return GameState(1, setup, AWAITING_DEAL, tally, None, None, 0)
+
+
+def _dealt(state: GameState, e: HandDealt) -> GameState:
+    rs = state.setup.ruleset
+    t = state.tally
+    order = turn_order(t.eliminated, e.dealer)
+    n_seats = len(t.scores)
+    deal = rs.cards_per_player(len(order))
+    hands = [0] * n_seats
+    sizes = [0] * n_seats
+    for seat in order:
+        sizes[seat] = deal
+    if e.deck is not None:
+        indices = [card.index for card in e.deck]
+        n = len(order)
+        for i in range(n * deal):
+            hands[order[i % n]] |= 1 << indices[i]
+        upcard = indices[n * deal]
+        stock = tuple(indices[n * deal + 1 :])
+    else:
+        assert e.upcard is not None
+        for seat, cards in e.hands.items():
+            hands[seat] = mask_of(cards)
+        upcard = e.upcard.index
+        stock = (-1,) * (rs.deck_size - len(order) * deal - 1)
+    phase = OFFER if rs.first_upcard == "offer" else DRAW
+    hand = _new_hand(
+        e.hand_number, e.dealer, order, deal, phase, tuple(hands), tuple(sizes), stock, (upcard,)
+    )
+    tally = dataclasses.replace(t, hands_dealt=t.hands_dealt + 1, last_dealer=e.dealer)
+    return advance(state, PLAYING, tally, hand)
+
+
+def _upcard_passed(state: GameState, e: UpcardPassed) -> GameState:
+    h = state.hand
+    assert h is not None
+    passes = h.passes + 1
+    if passes >= len(h.order):
+        hand = h._replace(passes=passes, phase=DRAW, to_move=h.order[0])
+    else:
+        hand = h._replace(passes=passes, to_move=h.order[passes])
+    return advance(state, PLAYING, state.tally, hand)
+
+
+def _drawn(state: GameState, e: CardDrawn) -> GameState:
+    h = state.hand
+    assert h is not None
+    seat = e.seat
+    hands = list(h.hands)
+    sizes = list(h.sizes)
+    stock = h.stock
+    pile = h.pile
+    taken = -1
+    if e.source == "stock":
+        card = stock[0]
+        if card < 0 and e.card is not None:
+            card = e.card.index
+        stock = stock[1:]
+    else:
+        card = taken = pile[-1]
+        pile = pile[:-1]
+    if card >= 0:
+        hands[seat] |= 1 << card
+    sizes[seat] += 1
+    hand = HandState(
+        h.number,
+        h.dealer,
+        h.order,
+        h.deal_size,
+        DISCARD,
+        seat,
+        tuple(hands),
+        tuple(sizes),
+        stock,
+        pile,
+        taken,
+        h.turns,
+        h.passes,
+        h.restocks,
+        h.knocker,
+        h.knock_card,
+        h.lay_down,
+        h.ended,
+        h.revealed,
+    )
+    return GameState(state.version + 1, state.setup, PLAYING, state.tally, hand, state, state.depth + 1)
+
+
+def _discarded(state: GameState, e: CardDiscarded) -> GameState:
+    h = state.hand
+    assert h is not None
+    seat = e.seat
+    card = e.card.index
+    hands = list(h.hands)
+    sizes = list(h.sizes)
+    hands[seat] &= ~(1 << card)
+    sizes[seat] -= 1
+    order = h.order
+    nxt = order[(order.index(seat) + 1) % len(order)]
+    hand = HandState(
+        h.number,
+        h.dealer,
+        order,
+        h.deal_size,
+        DRAW,
+        nxt,
+        tuple(hands),
+        tuple(sizes),
+        h.stock,
+        (*h.pile, card),
+        -1,
+        h.turns + 1,
+        h.passes,
+        h.restocks,
+        h.knocker,
+        h.knock_card,
+        h.lay_down,
+        h.ended,
+        h.revealed,
+    )
+    return GameState(state.version + 1, state.setup, PLAYING, state.tally, hand, state, state.depth + 1)
+
+
+def _knocked(state: GameState, e: Knocked) -> GameState:
+    h = state.hand
+    assert h is not None
+    hands = list(h.hands)
+    sizes = list(h.sizes)
+    card = -1
+    if e.card is not None:
+        card = e.card.index
+        hands[e.seat] &= ~(1 << card)
+    if not e.lay_down:
+        sizes[e.seat] -= 1
+    hand = h._replace(
+        phase=OVER,
+        hands=tuple(hands),
+        sizes=tuple(sizes),
+        taken=-1,
+        knocker=e.seat,
+        knock_card=card,
+        lay_down=e.lay_down,
+        ended="knock",
+    )
+    return advance(state, SHOWDOWN, state.tally, hand)
+
+
+def _restocked(state: GameState, e: StockRestocked) -> GameState:
+    h = state.hand
+    assert h is not None
+    if e.method == "turn_over":
+        new = h.pile  # turned face down: the old bottom card is the new top
+    elif e.order is not None:
+        new = tuple(card.index for card in e.order)
+    else:
+        new = (-1,) * len(h.pile)
+    hand = h._replace(stock=new + h.stock, pile=(), restocks=h.restocks + 1)
+    return advance(state, PLAYING, state.tally, hand)
+
+
+def _declined(state: GameState, e: DrawDeclined) -> GameState:
+    h = state.hand
+    assert h is not None
+    hand = h._replace(phase=OVER, ended="stock_out")
+    return advance(state, SHOWDOWN, state.tally, hand)
+
+
+def _revealed(state: GameState, e: HandRevealed) -> GameState:
+    h = state.hand
+    assert h is not None
+    mask = mask_of(e.cards)
+    hands = list(h.hands)
+    revealed = list(h.revealed)
+    hands[e.seat] = revealed[e.seat] = mask
+    hand = h._replace(hands=tuple(hands), revealed=tuple(revealed))
+    if e.seat == h.knocker and e.melds is not None:
+        hand = hand._replace(knocker_melds=e.melds)
+    return advance(state, SHOWDOWN, state.tally, hand)
+
+
+def _result_recorded(state: GameState, e: HandResultRecorded) -> GameState:
+    t = state.tally
+    n_seats = len(t.scores)
+    knocker = -1 if e.knocker is None else e.knocker
+    ended = "stock_out" if e.knocker is None else "knock"
+    if state.status == AWAITING_DEAL:
+        order = turn_order(t.eliminated, e.dealer)
+        deal = state.setup.ruleset.cards_per_player(len(order))
+        sizes = tuple(deal if s in order else 0 for s in range(n_seats))
+        hand = _new_hand(e.hand_number, e.dealer, order, deal, OVER, (0,) * n_seats, sizes, (), ())
+        hand = hand._replace(knocker=knocker, ended=ended)
+        t = dataclasses.replace(t, hands_dealt=t.hands_dealt + 1, last_dealer=e.dealer)
+    else:
+        assert state.hand is not None
+        hand = state.hand._replace(phase=OVER, knocker=knocker, ended=ended)
+    if e.hands is not None:
+        masks = list(hand.hands)
+        shown = list(hand.revealed)
+        for seat, cards in e.hands.items():
+            masks[seat] = shown[seat] = mask_of(cards)
+        held = list(hand.sizes)
+        if e.knocker is not None and len(e.hands[e.knocker]) == hand.deal_size + 1:
+            held[e.knocker] = hand.deal_size + 1
+            hand = hand._replace(lay_down=True)
+        hand = hand._replace(hands=tuple(masks), revealed=tuple(shown), sizes=tuple(held))
+    return advance(state, SHOWDOWN, t, hand)
+
+
+_HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+    HandDealt: _dealt,
+    UpcardPassed: _upcard_passed,
+    CardDrawn: _drawn,
+    CardDiscarded: _discarded,
+    Knocked: _knocked,
+    StockRestocked: _restocked,
+    DrawDeclined: _declined,
+    HandRevealed: _revealed,
+    HandResultRecorded: _result_recorded,
+    HandScored: apply_scored,
+    ReentryDecided: apply_reentry,
+    ScoreAdjusted: apply_adjusted,
+    SeatReplaced: apply_seat_replaced,
+    GameAbandoned: apply_abandoned,
+    GameFinished: apply_finished,
+    Retracted: apply_retracted,
+}
+
+
+def apply(state: GameState | None, event: Event) -> GameState:
+    """The state after ``event`` (``state`` None: before ``GameStarted``). Pure.
+
+    >>> from engine.events import GameStarted
+    >>> from engine.rules import get_ruleset
+    >>> from engine.state import Seat
+    >>> s = apply(None, GameStarted(get_ruleset("gin"), (Seat("Ann"), Seat("Bo")), "digital", 0, Fraction(0)))
+    >>> s.status, s.needs_deal, s.version
+    ('awaiting_deal', True, 1)
+    """
+    if state is None:
+        if type(event) is not GameStarted:
+            raise InvalidEvent(f"a game log starts with GameStarted, not {type(event).__name__}")
+        return _started(event)
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        if type(event) is GameStarted:
+            raise InvalidEvent("GameStarted may only open a game log")
+        raise InvalidEvent(f"not an event: {event!r}")
+    return handler(state, event)
+
+
+def replay(events: Iterable[Event]) -> GameState:
+    """Fold a whole log into its state.
+
+    >>> replay([])
+    Traceback (most recent call last):
+    ...
+    engine.events.InvalidEvent: an empty log has no game
+    """
+    state: GameState | None = None
+    for event in events:
+        state = apply(state, event)
+    if state is None:
+        raise InvalidEvent("an empty log has no game")
+    return state
+
+
+__all__ = ["DIGITAL", "FINISHED", "apply", "replay", "turn_order"]

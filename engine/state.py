@@ -1,0 +1,299 @@
+"""The state of one game: what :func:`engine.replay` folds an event log into.
+
+Three frozen layers keep :func:`engine.apply` cheap: :class:`GameState` (the status
+and a pointer to the previous state, used by retractions), :class:`Setup` (what
+``GameStarted`` fixed, changed only by a seat replacement), :class:`Tally` (scores
+and everything that changes once a hand) and :class:`HandState` (the cards, changed
+by every move). Cards inside the state are card indices (``Card.index``); a hand is
+a bitmask of them, a stock or discard pile a tuple of them, ``-1`` an unknown card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from engine.cards import ALL_CARDS, Card, mask_to_cards
+from engine.rules import RuleSet
+
+if TYPE_CHECKING:
+    from engine.events import HandScored
+
+# Game statuses (GameState.status).
+AWAITING_DEAL = "awaiting_deal"
+PLAYING = "playing"
+SHOWDOWN = "showdown"
+AWAITING_REENTRY = "awaiting_reentry"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+STATUSES = (AWAITING_DEAL, PLAYING, SHOWDOWN, AWAITING_REENTRY, FINISHED, ABANDONED)
+
+# Hand phases (HandState.phase).
+OFFER = "offer"  # gin's first upcard is being offered
+DRAW = "draw"
+DISCARD = "discard"
+OVER = "over"  # knocked, stock out or void: play has ended
+
+DIGITAL = "digital"
+PHYSICAL = "physical"
+MODES = (DIGITAL, PHYSICAL)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a seat: a name, and the bot's name when a bot plays it."""
+
+    name: str
+    bot: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot}
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What ``GameStarted`` fixed (seats change only by ``SeatReplaced``)."""
+
+    ruleset: RuleSet
+    mode: str
+    seats: tuple[Seat, ...]
+    first_dealer: int
+    stake: Fraction
+
+
+class HandState(NamedTuple):
+    """One hand in play. ``hands`` are bitmasks: in a digital game the whole hand, in a
+    physical game only the cards the public knows are there (taken from the discard
+    pile, or entered by the scorekeeper); ``sizes`` are the true hand sizes.
+
+    A named tuple rather than a dataclass: it is rebuilt on every move, and a tuple
+    is several times quicker to build (immutable and comparable all the same).
+    """
+
+    number: int
+    dealer: int
+    order: tuple[int, ...]  # seats in turn order, from the dealer's left; the dealer last
+    deal_size: int
+    phase: str
+    to_move: int
+    hands: tuple[int, ...]
+    sizes: tuple[int, ...]
+    stock: tuple[int, ...]  # top first; -1 is a card nobody knows
+    pile: tuple[int, ...]  # discard pile, bottom first
+    taken: int  # card taken from the discard pile this turn, or -1
+    turns: int  # completed turns this hand
+    passes: int  # players who passed gin's first upcard
+    restocks: int
+    knocker: int  # -1: nobody
+    knock_card: int  # the face-down knock discard, -1 none or unknown
+    lay_down: bool  # a hoyle rum laid down without discarding
+    ended: str  # "", "knock", "stock_out", "void"
+    revealed: tuple[int, ...]  # physical showdown: each seat's revealed hand mask, -1 not yet
+    # The melds the knocker declared when revealing (gin: what opponents lay off onto).
+    knocker_melds: tuple[tuple[Card, ...], ...] | None = None
+
+    def hand_cards(self, seat: int) -> tuple[Card, ...]:
+        """The cards of ``seat``'s hand the state knows, in card order."""
+        return mask_to_cards(self.hands[seat])
+
+    def to_dict(self) -> dict[str, Any]:
+        def cards(indices: tuple[int, ...]) -> list[str | None]:
+            return [ALL_CARDS[i].code if i >= 0 else None for i in indices]
+
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "order": list(self.order),
+            "deal_size": self.deal_size,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "hands": [[c.code for c in mask_to_cards(mask)] for mask in self.hands],
+            "sizes": list(self.sizes),
+            "stock": cards(self.stock),
+            "pile": cards(self.pile),
+            "taken": ALL_CARDS[self.taken].code if self.taken >= 0 else None,
+            "turns": self.turns,
+            "passes": self.passes,
+            "restocks": self.restocks,
+            "knocker": self.knocker if self.knocker >= 0 else None,
+            "knock_card": ALL_CARDS[self.knock_card].code if self.knock_card >= 0 else None,
+            "lay_down": self.lay_down,
+            "ended": self.ended,
+            "revealed": [
+                None if mask < 0 else [c.code for c in mask_to_cards(mask)] for mask in self.revealed
+            ],
+            "knocker_melds": None
+            if self.knocker_melds is None
+            else [[c.code for c in meld] for meld in self.knocker_melds],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """How a finished game ended, for the league's standings.
+
+    ``ranking`` lists the places best first, each a tuple of the seats sharing it;
+    ``places`` is each seat's place (1 = first; equal places for ties). ``points`` is
+    what each seat won or lost over the game (settlement: its total; knock-rami: its
+    share of the pool minus what it paid in; gin: the difference of totals, with the
+    bonuses), ``totals`` each seat's final score, ``rums`` its rums or gins.
+
+    >>> r = MatchResult(((1,), (0,)), (2, 1), (Fraction(-5), Fraction(5)), (Fraction(-5), Fraction(5)),
+    ...                 (0, 1), (0, 0), 1, Fraction(0), (1,))
+    >>> MatchResult.from_dict(r.to_dict()) == r
+    True
+    """
+
+    ranking: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
+    points: tuple[Fraction, ...]
+    totals: tuple[Fraction, ...]
+    hands_won: tuple[int, ...]
+    rums: tuple[int, ...]
+    hands_played: int
+    pool: Fraction
+    winners: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ranking": [list(place) for place in self.ranking],
+            "places": list(self.places),
+            "points": [str(p) for p in self.points],
+            "totals": [str(t) for t in self.totals],
+            "hands_won": list(self.hands_won),
+            "rums": list(self.rums),
+            "hands_played": self.hands_played,
+            "pool": str(self.pool),
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchResult:
+        return cls(
+            ranking=tuple(tuple(int(s) for s in place) for place in data["ranking"]),
+            places=tuple(int(p) for p in data["places"]),
+            points=tuple(Fraction(p) for p in data["points"]),
+            totals=tuple(Fraction(t) for t in data["totals"]),
+            hands_won=tuple(int(h) for h in data["hands_won"]),
+            rums=tuple(int(r) for r in data["rums"]),
+            hands_played=int(data["hands_played"]),
+            pool=Fraction(data["pool"]),
+            winners=tuple(int(w) for w in data["winners"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Everything that changes once a hand: scores, the pool, eliminations, results."""
+
+    hands_dealt: int  # deals so far, void hands included
+    hands_scored: int  # hands scored, void hands excluded
+    last_dealer: int  # dealer of the latest hand (-1 before the first deal)
+    last_winners: tuple[int, ...]
+    last_void: bool
+    scores: tuple[Fraction, ...]
+    hands_won: tuple[int, ...]
+    rums: tuple[int, ...]
+    pool: Fraction
+    paid: tuple[Fraction, ...]  # what each seat paid into the pool
+    eliminated: tuple[bool, ...]
+    eliminated_at: tuple[int, ...]  # hand number of each seat's latest elimination, 0 never
+    reentered: tuple[bool, ...]
+    pending: tuple[int, ...]  # eliminated seats still to decide on re-entry, in order
+    reentry_score: Fraction  # the score a re-entering seat gets this time
+    results: tuple[HandScored, ...]
+    adjustments: tuple[tuple[int, Fraction, str], ...]
+    retractions: tuple[tuple[int, str], ...]
+    result: MatchResult | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A game as its event log left it; compare with ``==`` (``prior`` is not compared).
+
+    ``prior`` is the state before the latest event still in effect, so a retraction
+    can go back without the log; ``version`` counts every event, retractions too.
+    """
+
+    version: int
+    setup: Setup
+    status: str
+    tally: Tally
+    hand: HandState | None
+    prior: GameState | None = field(default=None, compare=False, repr=False)
+    depth: int = field(default=0, compare=False, repr=False)  # events undoable by Retracted
+
+    @property
+    def ruleset(self) -> RuleSet:
+        return self.setup.ruleset
+
+    @property
+    def mode(self) -> str:
+        return self.setup.mode
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.setup.seats
+
+    @property
+    def scores(self) -> tuple[Fraction, ...]:
+        return self.tally.scores
+
+    @property
+    def result(self) -> MatchResult | None:
+        return self.tally.result
+
+    @property
+    def needs_deal(self) -> bool:
+        """A digital game waiting for its caller to decide ``DealHand(deck=shuffled_deck(...))``."""
+        return self.status == AWAITING_DEAL and self.setup.mode == DIGITAL
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must act next, or None (a deal, a showdown entry, game over)."""
+        if self.status == PLAYING and self.hand is not None:
+            return self.hand.to_move
+        if self.status == AWAITING_REENTRY:
+            return self.tally.pending[0]
+        return None
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """Seats still in the game (knock-rami eliminates; the others never do)."""
+        return tuple(s for s, out in enumerate(self.tally.eliminated) if not out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, JSON-ready: for snapshots and for comparing a live state with a replay."""
+        t = self.tally
+        return {
+            "version": self.version,
+            "status": self.status,
+            "mode": self.mode,
+            "ruleset": self.ruleset.to_dict(),
+            "seats": [seat.to_dict() for seat in self.seats],
+            "first_dealer": self.setup.first_dealer,
+            "stake": str(self.setup.stake),
+            "to_move": self.to_move,
+            "needs_deal": self.needs_deal,
+            "hands_dealt": t.hands_dealt,
+            "hands_scored": t.hands_scored,
+            "last_dealer": t.last_dealer,
+            "scores": [str(s) for s in t.scores],
+            "hands_won": list(t.hands_won),
+            "rums": list(t.rums),
+            "pool": str(t.pool),
+            "paid": [str(p) for p in t.paid],
+            "eliminated": list(t.eliminated),
+            "reentered": list(t.reentered),
+            "pending_reentry": list(t.pending),
+            "results": [r.to_dict()["data"] for r in t.results],
+            "adjustments": [
+                {"seat": seat, "points": str(points), "reason": reason}
+                for seat, points, reason in t.adjustments
+            ],
+            "retractions": [{"count": count, "reason": reason} for count, reason in t.retractions],
+            "hand": self.hand.to_dict() if self.hand is not None else None,
+            "result": t.result.to_dict() if t.result is not None else None,
+        }

@@ -1,0 +1,148 @@
+"""``view(state, seat)``: what one seat (or, with ``seat=None``, the public and a
+physical game's scorekeeper) may see. Never another seat's cards or the stock order;
+hands become public once a showdown has scored them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine.cards import ALL_CARDS, Card, mask_to_cards
+from engine.commands import Command
+from engine.legal import legal_commands
+from engine.rules import RuleSet
+from engine.state import DIGITAL, DISCARD, PHYSICAL, GameState, MatchResult, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's (or the public's) picture of a game; ``to_dict()`` is JSON-ready.
+
+    ``hand`` is the seat's own cards (physical: the cards the public knows it holds);
+    ``stock_size`` counts the cards that may still be drawn; ``last_hand`` is the
+    latest scored hand, with its revealed hands; ``revealed`` the hands shown so far
+    at a physical showdown.
+    """
+
+    seat: int | None
+    status: str
+    mode: str
+    ruleset: RuleSet
+    version: int
+    seats: tuple[Seat, ...]
+    hand_number: int
+    dealer: int | None
+    to_move: int | None
+    phase: str | None
+    hand: tuple[Card, ...] | None
+    taken_card: Card | None
+    discard_top: Card | None
+    discard_size: int
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    turns: int
+    knocker: int | None
+    scores: tuple[Fraction, ...]
+    hands_won: tuple[int, ...]
+    pool: Fraction
+    eliminated: tuple[bool, ...]
+    revealed: dict[int, tuple[Card, ...]]
+    last_hand: dict[str, Any] | None
+    legal_commands: tuple[Command, ...]
+    result: MatchResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "status": self.status,
+            "mode": self.mode,
+            "ruleset": self.ruleset.to_dict(),
+            "version": self.version,
+            "seats": [seat.to_dict() for seat in self.seats],
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "hand": None if self.hand is None else [str(c) for c in self.hand],
+            "taken_card": None if self.taken_card is None else str(self.taken_card),
+            "discard_top": None if self.discard_top is None else str(self.discard_top),
+            "discard_size": self.discard_size,
+            "stock_size": self.stock_size,
+            "hand_sizes": list(self.hand_sizes),
+            "turns": self.turns,
+            "knocker": self.knocker,
+            "scores": [str(s) for s in self.scores],
+            "hands_won": list(self.hands_won),
+            "pool": str(self.pool),
+            "eliminated": list(self.eliminated),
+            "revealed": {str(seat): [str(c) for c in cards] for seat, cards in self.revealed.items()},
+            "last_hand": self.last_hand,
+            "legal_commands": [command.to_dict() for command in self.legal_commands],
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+def view(state: GameState, seat: int | None = None) -> View:
+    """What ``seat`` may see (``None``: the public, or a physical game's scorekeeper).
+
+    >>> from engine import StartGame, DealHand, decide, replay, shuffled_deck, get_ruleset
+    >>> log = decide(None, StartGame(get_ruleset("gin"), ("Ann", "Bo")))
+    >>> state = replay(log)
+    >>> log += decide(state, DealHand(deck=shuffled_deck(state.ruleset, seed=1)))
+    >>> v = view(replay(log), 1)
+    >>> len(v.hand), v.hand_sizes, v.stock_size, v.to_move, [c.TYPE for c in v.legal_commands]
+    (10, (10, 10), 29, 1, ['DrawFromDiscard', 'PassUpcard'])
+    >>> view(replay(log), 0).legal_commands
+    ()
+    """
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(state.seats)):
+        raise ValueError(f"there is no seat {seat!r}")
+    t = state.tally
+    hand = state.hand
+    legal = legal_commands(state)
+    if seat is not None:
+        legal = [c for c in legal if getattr(c, "seat", None) == seat]
+    elif state.mode == DIGITAL:
+        legal = []
+    own = taken = top = knocker = None
+    revealed: dict[int, tuple[Card, ...]] = {}
+    if hand is not None:
+        if seat is not None and hand.sizes[seat]:
+            own = mask_to_cards(hand.hands[seat])
+            if hand.phase == DISCARD and hand.to_move == seat and hand.taken >= 0:
+                taken = ALL_CARDS[hand.taken]
+        if hand.pile:
+            top = ALL_CARDS[hand.pile[-1]]
+        knocker = hand.knocker if hand.knocker >= 0 else None
+        if state.mode == PHYSICAL:
+            revealed = {s: mask_to_cards(m) for s, m in enumerate(hand.revealed) if m >= 0}
+    last = t.results[-1].to_dict()["data"] if t.results else None
+    return View(
+        seat=seat,
+        status=state.status,
+        mode=state.mode,
+        ruleset=state.ruleset,
+        version=state.version,
+        seats=state.seats,
+        hand_number=hand.number if hand is not None else 0,
+        dealer=hand.dealer if hand is not None else None,
+        to_move=state.to_move,
+        phase=hand.phase if hand is not None else None,
+        hand=own,
+        taken_card=taken,
+        discard_top=top,
+        discard_size=len(hand.pile) if hand is not None else 0,
+        stock_size=max(0, len(hand.stock) - state.ruleset.stock_reserve) if hand is not None else 0,
+        hand_sizes=hand.sizes if hand is not None else (0,) * len(state.seats),
+        turns=hand.turns if hand is not None else 0,
+        knocker=knocker,
+        scores=t.scores,
+        hands_won=t.hands_won,
+        pool=t.pool,
+        eliminated=t.eliminated,
+        revealed=revealed,
+        last_hand=last,
+        legal_commands=tuple(legal),
+        result=t.result,
+    )
