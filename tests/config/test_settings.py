@@ -24,7 +24,9 @@ PROD_ENV = {
 def _environment_without_settings() -> dict[str, str]:
     from config.env import ENV_VARS
 
-    return {k: v for k, v in os.environ.items() if k not in ENV_VARS}
+    # DJANGO_ALLOW_ASYNC_UNSAFE is set by the browser tests for this process only.
+    dropped = {*ENV_VARS, "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    return {k: v for k, v in os.environ.items() if k not in dropped}
 
 
 def run_settings(
