@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games import outbox, services
+
 
 @shared_task(name="games.tasks.ping")
 def ping(value: str) -> str:
@@ -11,7 +13,13 @@ def ping(value: str) -> str:
     return f"pong:{value}"
 
 
-@shared_task(name="games.tasks.drain_outbox")
+@shared_task(name="games.tasks.drain_outbox", ignore_result=True)
 def drain_outbox() -> int:
-    """Re-dispatch outbox rows left undelivered (the event store fills this in)."""
-    return 0
+    """Re-send outbox rows left undispatched (the process died between commit and send)."""
+    return outbox.drain()
+
+
+@shared_task(name=outbox.PLAY_BOT_TURN, ignore_result=True)
+def play_bot_turn(game_id: int, expected_version: int) -> int:
+    """Play the bot seats of ``game_id`` from ``expected_version`` until a human must act."""
+    return services.run_bot_turns(game_id=game_id, expected_version=expected_version)

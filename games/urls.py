@@ -1,5 +1,15 @@
-"""API routes of the games app (filled in by the event store)."""
+"""API routes of the games app, mounted at /api/v1/."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from games import views
+
+urlpatterns = [
+    path("auth/token", views.TokenView.as_view(), name="api-token"),
+    path("games", views.GameCreateView.as_view(), name="game-create"),
+    path("games/import", views.GameImportView.as_view(), name="game-import"),
+    path("games/<int:game_id>", views.GameDetailView.as_view(), name="game-detail"),
+    path("games/<int:game_id>/events", views.GameEventsView.as_view(), name="game-events"),
+    path("games/<int:game_id>/commands", views.GameCommandView.as_view(), name="game-commands"),
+    path("games/<int:game_id>/export", views.GameExportView.as_view(), name="game-export"),
+]

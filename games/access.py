@@ -1,0 +1,126 @@
+"""Who may do what with a game — the only place the API decides it.
+
+Roles: a *seat* player (a user seated in the game), the game's *owner*, a club
+*scorekeeper* (a Membership of role scorekeeper or director in the game's club),
+*system* (bots and the service itself, which never come through here) and the
+*public* (everyone else, anonymous users included).
+
+- Everyone may read a game; a seat player sees its own seat's view, everyone else the
+  public view (which never shows a seat's cards or the stock order).
+- Digital games: a seat player plays only its own seats (not seats a bot took over);
+  the owner and scorekeepers may adjust, replace, retract and abandon; nobody deals.
+- Physical games: the owner and scorekeepers record every command.
+- Export: the whole log once the game is over, or a physical game's log to a recorder
+  who does not play in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rest_framework import status
+
+from config.api_errors import ApiError
+from games.models import Game, Mode
+from league.models import Membership
+
+Action = Literal["read", "command", "export"]
+
+# Digital commands that belong to the table's organiser, not to a seat.
+RECORDER_COMMANDS = frozenset({"AdjustScore", "ReplaceSeat", "Retract", "AbandonGame"})
+RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
+OVER = ("finished", "abandoned")
+
+
+@dataclass(frozen=True)
+class GameAccess:
+    game: Game
+    user: Any
+    seats: tuple[int, ...]
+    is_owner: bool
+    is_scorekeeper: bool
+
+    @property
+    def may_record(self) -> bool:
+        return self.is_owner or self.is_scorekeeper
+
+    @property
+    def role(self) -> str:
+        if self.seats:
+            return "seat"
+        if self.is_owner:
+            return "owner"
+        if self.is_scorekeeper:
+            return "scorekeeper"
+        return "public"
+
+    def view_seat(self, requested: int | None = None, to_move: int | None = None) -> int | None:
+        """The seat whose view this user gets: the one asked for, else the seat to move,
+        else the first of its seats; None (the public view) for non-players."""
+        if requested is not None and requested in self.seats:
+            return requested
+        if to_move is not None and to_move in self.seats:
+            return to_move
+        return self.seats[0] if self.seats else None
+
+
+def access_game_by_id(user: Any, game_id: int, *, for_action: Action) -> GameAccess:
+    """The caller's access to game ``game_id`` for ``for_action``; raises the API's 401,
+    403 or 404 error when it has none."""
+    game = Game.objects.defer("snapshot").filter(pk=game_id).first()
+    if game is None:
+        raise ApiError("not_found", f"there is no game {game_id}", status.HTTP_404_NOT_FOUND)
+    authenticated = bool(user is not None and user.is_authenticated)
+    user_id = user.pk if authenticated else None
+    is_owner = authenticated and game.owner_id == user_id
+    is_scorekeeper = (
+        authenticated
+        and not is_owner
+        and game.club_id is not None
+        and Membership.objects.filter(club_id=game.club_id, user_id=user_id, role__in=RECORDER_ROLES).exists()
+    )
+    access = GameAccess(game, user, game.seats_of(user_id), is_owner, is_scorekeeper)
+    if for_action == "command":
+        if not authenticated:
+            raise ApiError("not_authenticated", "sign in to act in a game", status.HTTP_401_UNAUTHORIZED)
+        if not access.seats and not access.may_record:
+            raise ApiError("permission_denied", "you neither play in nor record this game", 403)
+    elif for_action == "export":
+        over = game.status in OVER
+        if not over and not (game.mode == Mode.PHYSICAL and access.may_record and not access.seats):
+            raise ApiError(
+                "export_not_allowed",
+                "the whole log holds hidden cards: it can be exported once the game is over",
+                status.HTTP_403_FORBIDDEN,
+            )
+    return access
+
+
+def authorize_command(access: GameAccess, command: Mapping[str, Any]) -> None:
+    """Raise a 403 unless the caller may send ``command`` (already parsed, wire form)."""
+    game = access.game
+    kind = command.get("type")
+    if game.mode == Mode.PHYSICAL:
+        if access.may_record:
+            return
+        raise ApiError("recorder_only", "a physical game is recorded by its owner or a club scorekeeper", 403)
+    if kind == "DealHand":
+        raise ApiError("dealt_by_system", "digital games are dealt by the system", 403)
+    if kind in RECORDER_COMMANDS:
+        if access.may_record:
+            return
+        raise ApiError("recorder_only", f"{kind} is for the game's owner or a club scorekeeper", 403)
+    seat = command.get("seat")
+    if isinstance(seat, int) and seat in access.seats and game.seats[seat].get("bot") is None:
+        return
+    raise ApiError("not_your_seat", f"you may not act for seat {seat}", 403)
+
+
+def can_create_for_club(user: Any, club_id: int) -> bool:
+    """Games linked to a club are opened by its directors and scorekeepers."""
+    return bool(
+        user.is_authenticated
+        and Membership.objects.filter(club_id=club_id, user_id=user.pk, role__in=RECORDER_ROLES).exists()
+    )

@@ -1,0 +1,102 @@
+"""The transactional outbox: side effects are rows written with the events that cause
+them, sent to Celery after commit, and re-sent by ``drain_outbox`` when the process
+died between commit and send. Delivery is at least once; every task is idempotent.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config.celery import app as celery_app
+from games.models import OutboxMessage
+
+log = logging.getLogger(__name__)
+
+PLAY_BOT_TURN = "games.tasks.play_bot_turn"
+# drain_outbox leaves younger rows alone: their on_commit send is probably under way.
+DRAIN_GRACE = timedelta(seconds=5)
+MAX_ATTEMPTS = 25
+
+_local = threading.local()
+
+
+def enqueue(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Write outbox rows in the current transaction and send them once it commits."""
+    if not messages:
+        return
+    rows = OutboxMessage.objects.bulk_create(
+        OutboxMessage(topic=topic, payload=payload) for topic, payload in messages
+    )
+    ids = [row.pk for row in rows]
+    transaction.on_commit(lambda: dispatch(ids))
+
+
+def dispatch(ids: list[int]) -> None:
+    """Send the undispatched rows among ``ids`` (or hold them while a bot loop runs)."""
+    held = getattr(_local, "held", None)
+    if held is not None:
+        held.extend(ids)
+        return
+    for message in OutboxMessage.objects.filter(pk__in=ids, dispatched_at__isnull=True):
+        send(message)
+
+
+def send(message: OutboxMessage) -> bool:
+    """Hand one row to Celery (in process when eager), then mark it dispatched. A failure
+    is recorded and left for ``drain_outbox``."""
+    try:
+        celery_app.tasks[message.topic].apply_async(kwargs=message.payload)
+    except Exception as exc:  # the broker is down, or an eager task failed: retried by the drain
+        log.exception("outbox %s: sending %s failed", message.pk, message.topic)
+        failed = OutboxMessage.objects.filter(pk=message.pk)
+        failed.update(attempts=F("attempts") + 1, last_error=repr(exc)[:2000])
+        return False
+    sent = OutboxMessage.objects.filter(pk=message.pk)
+    sent.update(dispatched_at=timezone.now(), attempts=F("attempts") + 1)
+    return True
+
+
+def drain(*, older_than: timedelta = DRAIN_GRACE, limit: int = 500) -> int:
+    """Re-send rows still undispatched ``older_than`` after they were written."""
+    cutoff = timezone.now() - older_than
+    pending = OutboxMessage.objects.filter(
+        dispatched_at__isnull=True, created_at__lt=cutoff, attempts__lt=MAX_ATTEMPTS
+    ).order_by("id")[:limit]
+    return sum(1 for message in pending if send(message))
+
+
+@contextmanager
+def holding() -> Iterator[list[int] | None]:
+    """Within a bot loop: rows committed meanwhile are collected rather than sent (the
+    loop itself plays the turns they ask for), so eager mode cannot recurse once per
+    move. The outermost loop gets the list and settles it with :func:`settle` when it
+    stops; a nested one gets None."""
+    if getattr(_local, "held", None) is not None:
+        yield None
+        return
+    _local.held = []
+    try:
+        yield _local.held
+    finally:
+        _local.held = None
+
+
+def settle(ids: list[int], *, handled: Any) -> None:
+    """Mark the held rows ``handled(message)`` says the loop already played as
+    dispatched; send the others."""
+    for message in OutboxMessage.objects.filter(pk__in=ids, dispatched_at__isnull=True):
+        if handled(message):
+            OutboxMessage.objects.filter(pk=message.pk).update(
+                dispatched_at=timezone.now(), attempts=F("attempts") + 1
+            )
+        else:
+            send(message)

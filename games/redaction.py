@@ -1,0 +1,105 @@
+"""Events as one viewer may see them: a seat (its own cards only) or the public
+(``seat`` None: spectators, scorekeepers, owners who do not play).
+
+While a hand is being played, what is secret stays out of every event payload:
+
+- ``HandDealt`` — digital: the ``deck`` order is removed; the viewer gets its own
+  ``hand`` and the ``upcard``. Physical: ``hands`` keeps only the viewer's seat.
+- ``CardDrawn`` from the stock — the ``card`` is shown only to the seat that drew it.
+- ``Knocked`` — the face-down ``card`` is shown only to the knocker.
+- ``StockRestocked`` — the new stock ``order`` is shown to nobody.
+
+Once the hand is over (scored, or the game ended) its events are shown whole: the
+deck, the draws and the hands are public after the showdown. A redacted event
+carries ``"redacted": true``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import engine
+from engine import GameState
+from engine.cards import ALL_CARDS, mask_to_cards
+from games.models import GameEvent
+
+LIVE_STATUSES = ("playing", "showdown")
+
+
+def live_hand(state: GameState) -> int | None:
+    """The number of the hand still in play in ``state`` (its secrets are kept), or None."""
+    if state.hand is None or state.status not in LIVE_STATUSES:
+        return None
+    return state.hand.number
+
+
+def event_payload(row: GameEvent, data: dict[str, Any], redacted: bool) -> dict[str, Any]:
+    return {
+        "seq": row.seq,
+        "position": row.position,
+        "type": row.type,
+        "schema_version": row.schema_version,
+        "data": data,
+        "source": row.source,
+        "actor": row.actor_id,
+        "recorded_at": row.recorded_at.isoformat() if row.recorded_at else None,
+        "redacted": redacted,
+    }
+
+
+def redact_events(
+    rows: Sequence[GameEvent],
+    *,
+    state_before: GameState | None,
+    final_state: GameState,
+    seat: int | None,
+) -> list[dict[str, Any]]:
+    """``rows`` (consecutive, following ``state_before``) as ``seat`` may see them, given
+    that the log currently ends in ``final_state``."""
+    secret_hand = live_hand(final_state)
+    state = state_before
+    out = []
+    for row in rows:
+        event = engine.event_from_dict(row.stored_form())
+        if isinstance(event, engine.HandDealt):
+            hand_number: int | None = event.hand_number
+        else:
+            hand_number = state.hand.number if state is not None and state.hand is not None else None
+        state = engine.apply(state, event)
+        data = row.data
+        redacted = False
+        if secret_hand is not None and hand_number == secret_hand:
+            data, redacted = _redact(row.type, row.data, state, seat)
+        out.append(event_payload(row, data, redacted))
+    return out
+
+
+def _redact(
+    kind: str, data: dict[str, Any], after: GameState, seat: int | None
+) -> tuple[dict[str, Any], bool]:
+    if kind == "HandDealt":
+        data = dict(data)
+        if data.get("deck") is not None:
+            data["deck"] = None
+            hand = after.hand
+            if hand is not None:
+                if seat is not None and hand.sizes[seat]:
+                    data["hands"] = {str(seat): [c.code for c in mask_to_cards(hand.hands[seat])]}
+                if data.get("upcard") is None and hand.pile:
+                    data["upcard"] = ALL_CARDS[hand.pile[-1]].code
+            return data, True
+        hands = data.get("hands") or {}
+        visible = {k: v for k, v in hands.items() if seat is not None and k == str(seat)}
+        if visible != hands:
+            data["hands"] = visible
+            return data, True
+        return data, False
+    drawn_secretly = kind == "CardDrawn" and data.get("source") == "stock"
+    if drawn_secretly and data.get("card") is not None and data.get("seat") != seat:
+        return {**data, "card": None}, True
+    if kind == "Knocked" and data.get("card") is not None and data.get("seat") != seat:
+        return {**data, "card": None}, True
+    if kind == "StockRestocked" and data.get("order") is not None:
+        return {**data, "order": None}, True
+    return data, False

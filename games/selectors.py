@@ -1,0 +1,82 @@
+"""Read side of the event store: the global event feed, a game's log and state as a
+viewer may see them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine import GameState
+from games import store
+from games.access import GameAccess
+from games.models import Game, GameEvent
+from games.redaction import redact_events
+
+
+def events_after(position: int, limit: int = 1000) -> list[GameEvent]:
+    """Events of every game with a global ``position`` above ``position``, in order.
+
+    Safe to checkpoint on the last position returned: positions are assigned and
+    committed in order under the store's append lock (see :mod:`games.store`), so no
+    event with a lower position can become visible later."""
+    return list(GameEvent.objects.filter(position__gt=position).order_by("position")[:limit])
+
+
+def game_rows(game: Game) -> list[GameEvent]:
+    return list(GameEvent.objects.filter(game_id=game.pk).order_by("seq"))
+
+
+def viewer_events(game: Game, *, after: int, seat: int | None) -> tuple[list[dict[str, Any]], GameState]:
+    """The events after ``seq`` ``after``, redacted for ``seat``, and the current state."""
+    rows = game_rows(game)
+    head, tail = rows[:after], rows[after:]
+    before = store.fold(None, store.to_engine(head))
+    final = store.fold(before, store.to_engine(tail))
+    if final is None:
+        raise store.CorruptStream(f"game {game.pk} has no events")
+    return redact_events(tail, state_before=before, final_state=final, seat=seat), final
+
+
+def state_payload(access: GameAccess, state: GameState, *, seat: int | None) -> dict[str, Any]:
+    """The game as the caller may see it: its seat's view, or the public view."""
+    game = access.game
+    return {
+        "id": game.pk,
+        "version": state.version,
+        "mode": game.mode,
+        "status": state.status,
+        "owner": game.owner_id,
+        "club": game.club_id,
+        "seats": game.seats,
+        "viewer": {"role": access.role, "seat": seat, "seats": list(access.seats)},
+        "view": engine.view(state, seat).to_dict(),
+    }
+
+
+def export_document(game: Game) -> dict[str, Any]:
+    """The whole log of ``game``, unredacted, in the form ``POST /games/import`` reads."""
+    return {
+        "format": "knockrummy-game-log",
+        "format_version": 1,
+        "game": {
+            "id": game.pk,
+            "mode": game.mode,
+            "status": game.status,
+            "version": game.version,
+            "ruleset": game.ruleset,
+            "seats": game.seats,
+            "created_at": game.created_at.isoformat(),
+        },
+        "events": [
+            {
+                "seq": row.seq,
+                "type": row.type,
+                "schema_version": row.schema_version,
+                "data": row.data,
+                "source": row.source,
+                "actor": row.actor_id,
+                "recorded_at": row.recorded_at.isoformat(),
+            }
+            for row in game_rows(game)
+        ],
+    }

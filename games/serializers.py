@@ -1,0 +1,126 @@
+"""Request shapes (checked here) and response shapes (for the OpenAPI schema only).
+Whether a command is legal is the engine's business, not a serializer's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import Mode
+
+
+class SeatSerializer(serializers.Serializer):
+    name = serializers.CharField(required=False, max_length=80, help_text="Shown name (default: username)")
+    user = serializers.IntegerField(required=False, min_value=1, help_text="Id of the user in this seat")
+    bot = serializers.CharField(required=False, max_length=40, help_text='A bot: "random" or "greedy"')
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError("a seat needs a name, a user or a bot")
+        return attrs
+
+
+class GameCreateSerializer(serializers.Serializer):
+    preset = serializers.CharField(default="knock-rummy", max_length=40)
+    options = serializers.DictField(default=dict, help_text="Rule options overriding the preset")
+    mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.DIGITAL)
+    seats = SeatSerializer(many=True, min_length=2, max_length=8)
+    first_dealer = serializers.IntegerField(default=0, min_value=0)
+    stake = serializers.RegexField(r"^-?\d{1,9}(/\d{1,9})?$", default="0", help_text='Exact: "1" or "1/2"')
+    club = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+
+
+class CommandRequestSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(min_value=0, help_text="Version the command was decided at")
+    command = serializers.JSONField(help_text='Flat command: {"type": "Discard", "seat": 0, "card": "QS"}')
+
+    def validate_command(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("a command is a JSON object with a 'type'")
+        return value
+
+
+class ImportSerializer(serializers.Serializer):
+    events = serializers.ListField(child=serializers.JSONField(), allow_empty=False, max_length=20000)
+
+
+# --- response shapes (documentation) -------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    detail = serializers.JSONField()
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    position = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    data = serializers.JSONField(help_text="Redacted for the caller while the hand is in play")
+    source = serializers.ChoiceField(choices=["web", "api", "bot", "system"])
+    actor = serializers.IntegerField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+    redacted = serializers.BooleanField()
+
+
+class VersionConflictSerializer(ErrorSerializer):
+    current_version = serializers.IntegerField()
+    events_since = EventSerializer(many=True)
+
+
+class InvalidLogSerializer(ErrorSerializer):
+    index = serializers.IntegerField(help_text="Index of the first event that does not replay")
+    event_code = serializers.CharField()
+    event_message = serializers.CharField()
+
+
+class ViewerSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["seat", "owner", "scorekeeper", "public"])
+    seat = serializers.IntegerField(allow_null=True)
+    seats = serializers.ListField(child=serializers.IntegerField())
+
+
+class GameStateSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    mode = serializers.CharField()
+    status = serializers.CharField()
+    owner = serializers.IntegerField(allow_null=True)
+    club = serializers.IntegerField(allow_null=True)
+    seats = serializers.JSONField()
+    viewer = ViewerSerializer()
+    view = serializers.JSONField(help_text="engine.view(state, seat).to_dict(), legal_commands included")
+
+
+class CommandResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventSerializer(many=True)
+    state = GameStateSerializer()
+
+
+class GameCreatedSerializer(CommandResultSerializer):
+    id = serializers.IntegerField()
+
+
+class EventListSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventSerializer(many=True)
+
+
+class ExportSerializer(serializers.Serializer):
+    format = serializers.CharField()
+    format_version = serializers.IntegerField()
+    game = serializers.JSONField()
+    events = serializers.ListField(child=serializers.JSONField())
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField()
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()

@@ -1,0 +1,421 @@
+"""The one write path of the event store: create, submit, import, and bot turns.
+
+Every write runs in one transaction: lock the game row, recognise a retried
+idempotency key (return the original result, write nothing), check the expected
+version (a stale one is a :class:`VersionConflict`, checked before anything is
+written), load the state, ``engine.decide``, then update the game, write outbox rows
+and append the events (positions last, see :mod:`games.store`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import secrets
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+
+import engine
+from engine import Event, GameState, IllegalMove
+from engine.bots import get_bot
+from engine.errors import EngineError
+from games import outbox, store
+from games.models import Game, GameEvent, Mode, Source
+
+log = logging.getLogger(__name__)
+
+# A deal the system adds can itself need another deal (a void hand); never loop forever.
+MAX_AUTO_DEALS = 8
+# Bot moves one play_bot_turn task makes before handing over to a fresh task.
+BOT_MOVES_PER_TASK = 500
+FINAL_STATUSES = ("finished", "abandoned")
+
+
+class StoreError(Exception):
+    """A write the store refuses; ``code`` is stable, ``message`` for people."""
+
+    code = "store_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(StoreError):
+    code = "not_found"
+
+
+class VersionConflict(StoreError):
+    code = "version_conflict"
+
+    def __init__(self, *, game_id: int, expected_version: int, current_version: int) -> None:
+        super().__init__(
+            f"game {game_id} is at version {current_version}, not {expected_version}: "
+            "reload, then decide again"
+        )
+        self.game_id = game_id
+        self.expected_version = expected_version
+        self.current_version = current_version
+
+
+class IdempotencyKeyReused(StoreError):
+    code = "idempotency_key_reused"
+
+
+class InvalidLog(StoreError):
+    """An imported log that does not replay; ``index`` is the first bad event."""
+
+    code = "invalid_log"
+
+    def __init__(self, *, index: int, event_code: str, message: str) -> None:
+        super().__init__(f"event {index}: {message}")
+        self.index = index
+        self.event_code = event_code
+        self.event_message = message
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat of a new game: a named player, a user (named after them unless ``name``),
+    or a bot."""
+
+    name: str | None = None
+    user_id: int | None = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    """What a write appended (``events``), the state before and after it, and whether
+    it was a retry answered from the log (``replayed``: nothing was written)."""
+
+    game: Game
+    version: int
+    events: list[GameEvent]
+    state: GameState
+    state_before: GameState | None
+    replayed: bool = False
+
+
+def new_idempotency_key() -> str:
+    return f"auto:{uuid.uuid4().hex}"
+
+
+def command_digest(command: Mapping[str, Any], actor_id: int | None) -> str:
+    """Identifies a write for idempotency: the normalised command and who sent it."""
+    blob = json.dumps({"command": command, "actor": actor_id}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _actor_id(actor: Any) -> int | None:
+    return actor.pk if actor is not None and getattr(actor, "is_authenticated", False) else None
+
+
+def bot_to_move(state: GameState) -> bool:
+    seat = state.to_move
+    return state.status not in FINAL_STATUSES and seat is not None and state.seats[seat].bot is not None
+
+
+# --- create ------------------------------------------------------------------------------
+
+
+def create_game(
+    *,
+    ruleset: engine.RuleSet,
+    mode: str,
+    seats: Sequence[SeatSpec],
+    first_dealer: int = 0,
+    stake: Fraction = Fraction(0),
+    owner: Any,
+    source: str,
+    club_id: int | None = None,
+    idempotency_key: str | None = None,
+) -> SubmitResult:
+    """Open a game owned by ``owner``: ``GameStarted`` (and, digitally, the first deal)."""
+    seat_rows = _resolve_seats(seats)
+    start = engine.StartGame(
+        ruleset=ruleset,
+        seats=tuple(engine.Seat(row["name"], row["bot"]) for row in seat_rows),
+        mode=mode,
+        first_dealer=first_dealer,
+        stake=stake,
+    )
+    started = engine.decide(None, start)  # IllegalMove (400) before anything is written
+    owner_id = _actor_id(owner)
+    digest = command_digest({**engine.command_to_dict(start), "users": seat_rows, "club": club_id}, owner_id)
+    key = idempotency_key or new_idempotency_key()
+    if idempotency_key is not None and owner_id is not None:
+        earlier = _earlier_creation(owner_id, key, digest)
+        if earlier is not None:
+            return earlier
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                ruleset=ruleset.to_dict(),
+                mode=mode,
+                seats=seat_rows,
+                owner_id=owner_id,
+                club_id=club_id,
+                creation_key=idempotency_key if owner_id is not None and idempotency_key else "",
+            )
+            return _append(game, None, [(e, owner, source) for e in started], key=key, digest=digest)
+    except IntegrityError:
+        earlier = _earlier_creation(owner_id, key, digest) if owner_id is not None else None
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _resolve_seats(seats: Sequence[SeatSpec]) -> list[dict[str, Any]]:
+    user_ids = {seat.user_id for seat in seats if seat.user_id is not None}
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=user_ids)}
+    rows = []
+    for index, seat in enumerate(seats):
+        if seat.bot is not None:
+            try:
+                get_bot(seat.bot)
+            except KeyError as exc:
+                raise IllegalMove(f"seat {index}: {exc.args[0]}", "unknown_bot") from None
+            if seat.user_id is not None:
+                raise IllegalMove(f"seat {index}: a bot seat has no user", "malformed_command")
+        name = seat.name
+        if seat.user_id is not None:
+            user = users.get(seat.user_id)
+            if user is None:
+                raise IllegalMove(f"seat {index}: there is no user {seat.user_id}", "unknown_user")
+            name = name or user.get_username()
+        if not name:
+            name = f"{seat.bot.capitalize()} bot" if seat.bot else ""
+        if not name or len(name) > 80:
+            raise IllegalMove(f"seat {index}: a seat needs a name of 1 to 80 characters", "malformed_command")
+        rows.append({"name": name, "bot": seat.bot, "user": seat.user_id})
+    return rows
+
+
+def _earlier_creation(owner_id: int | None, key: str, digest: str) -> SubmitResult | None:
+    game = Game.objects.filter(owner_id=owner_id, creation_key=key).first()
+    if game is None:
+        return None
+    rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
+    return _replayed(game, rows, digest)
+
+
+# --- submit ------------------------------------------------------------------------------
+
+
+def submit_command(
+    *,
+    game_id: int,
+    command: Mapping[str, Any],
+    actor: Any,
+    source: str,
+    expected_version: int,
+    idempotency_key: str | None = None,
+) -> SubmitResult:
+    """Decide ``command`` against the game at ``expected_version`` and append its events.
+
+    Raises ``IllegalMove`` (malformed or against the rules), :class:`GameNotFound`,
+    :class:`VersionConflict` or :class:`IdempotencyKeyReused`; none of them writes.
+    """
+    parsed = engine.command_from_dict(command)
+    if isinstance(parsed, engine.StartGame):
+        raise IllegalMove("StartGame opens a new game: POST /api/v1/games", "unexpected_command")
+    key = idempotency_key or new_idempotency_key()
+    digest = command_digest(engine.command_to_dict(parsed), _actor_id(actor))
+    with transaction.atomic():
+        key_used = Exists(GameEvent.objects.filter(game=OuterRef("pk"), idempotency_key=key))
+        game = (
+            Game.objects.select_for_update()
+            .defer("snapshot")
+            .annotate(key_used=key_used)
+            .filter(pk=game_id)
+            .first()
+        )
+        if game is None:
+            raise GameNotFound(f"there is no game {game_id}")
+        if game.key_used:
+            rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
+            return _replayed(game, rows, digest)
+        if expected_version != game.version:
+            raise VersionConflict(
+                game_id=game.pk, expected_version=expected_version, current_version=game.version
+            )
+        state = store.load_state(game)
+        if state.mode == Mode.DIGITAL and isinstance(parsed, engine.DealHand) and source != Source.SYSTEM:
+            raise IllegalMove("digital games are dealt by the system", "dealt_by_system")
+        items = [(event, actor, source) for event in engine.decide(state, parsed)]
+        return _append(game, state, items, key=key, digest=digest)
+
+
+def _replayed(game: Game, rows: list[GameEvent], digest: str) -> SubmitResult:
+    """The original result of the write ``rows`` came from, if ``digest`` is the same."""
+    if not rows or rows[0].command_digest != digest:
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was already used for a different command; use a new key per command"
+        )
+    before = store.state_at(game, rows[0].seq - 1)
+    after = store.fold(before, store.to_engine(rows))
+    assert after is not None
+    return SubmitResult(game, after.version, rows, after, before, replayed=True)
+
+
+def _append(
+    game: Game,
+    state_before: GameState | None,
+    items: list[tuple[Event, Any, str]],
+    *,
+    key: str,
+    digest: str,
+) -> SubmitResult:
+    """Apply ``items``, add the system's deal to a digital game waiting for one, then
+    write everything. Runs inside the caller's transaction, with the game row locked."""
+    state = store.fold(state_before, [event for event, _, _ in items])
+    assert state is not None
+    deals = 0
+    while state.needs_deal and deals < MAX_AUTO_DEALS:
+        deck = engine.shuffled_deck(state.ruleset, secrets.token_bytes(32))
+        dealt = engine.decide(state, engine.DealHand(deck=deck))
+        items = [*items, *((event, None, Source.SYSTEM) for event in dealt)]
+        state = store.fold(state, dealt)
+        assert state is not None
+        deals += 1
+    if state.version != game.version + len(items):
+        raise store.CorruptStream(f"game {game.pk}: version {game.version} + {len(items)} != {state.version}")
+    rows = store.new_rows(game, items, command_key=key, command_digest=digest, first_seq=game.version + 1)
+
+    game.version = state.version
+    game.status = state.status
+    game.snapshot = state.to_dict()
+    for event, _, _ in items:
+        if isinstance(event, engine.SeatReplaced):
+            game.seats[event.seat] = {"name": event.name, "bot": event.bot, "user": None}
+    game.save(update_fields=["version", "status", "snapshot", "seats", "updated_at"])
+
+    uid, final = game.uid, state
+    transaction.on_commit(lambda: store.state_cache.put(uid, final))
+    if bot_to_move(state):
+        outbox.enqueue([(outbox.PLAY_BOT_TURN, {"game_id": game.pk, "expected_version": state.version})])
+    store.insert_events(rows)
+    return SubmitResult(game, state.version, rows, state, state_before)
+
+
+# --- import ------------------------------------------------------------------------------
+
+
+def import_game(
+    *,
+    log_events: Sequence[Any],
+    owner: Any,
+    source: str,
+    idempotency_key: str | None = None,
+) -> SubmitResult:
+    """Store a whole exported log as a new game owned by ``owner``, after checking that
+    it replays; the first event that does not is named in :class:`InvalidLog` and
+    nothing is written."""
+    events: list[Event] = []
+    state: GameState | None = None
+    for index, stored in enumerate(log_events):
+        try:
+            event = engine.event_from_dict(stored)
+            state = engine.apply(state, event)
+        except EngineError as exc:
+            raise InvalidLog(index=index, event_code=exc.code, message=exc.message) from None
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError) as exc:
+            raise InvalidLog(index=index, event_code="invalid_event", message=str(exc) or repr(exc)) from None
+        events.append(event)
+    if state is None:
+        raise InvalidLog(index=0, event_code="empty_log", message="the log has no events")
+    owner_id = _actor_id(owner)
+    digest = command_digest({"import": [engine.event_to_dict(e) for e in events]}, owner_id)
+    key = idempotency_key or new_idempotency_key()
+    if idempotency_key is not None and owner_id is not None:
+        earlier = _earlier_creation(owner_id, key, digest)
+        if earlier is not None:
+            return earlier
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=state.ruleset.to_dict(),
+            mode=state.mode,
+            seats=[{"name": s.name, "bot": s.bot, "user": None} for s in events[0].seats],  # type: ignore[attr-defined]
+            owner_id=owner_id,
+            creation_key=idempotency_key if owner_id is not None and idempotency_key else "",
+        )
+        return _append(game, None, [(e, owner, source) for e in events], key=key, digest=digest)
+
+
+# --- bots --------------------------------------------------------------------------------
+
+
+def run_bot_turns(*, game_id: int, expected_version: int, max_moves: int = BOT_MOVES_PER_TASK) -> int:
+    """Play bot seats from ``expected_version`` until a human must act, the game ends or
+    ``max_moves`` moves were made; returns the number of moves. Idempotent: a duplicate
+    delivery finds its bot key already used (or the game moved on) and writes nothing.
+
+    Outbox rows the moves write are held during the loop (the loop plays them) and
+    settled after it, so eager mode runs a whole bot sequence without recursing."""
+    played = 0
+    version = expected_version
+    with outbox.holding() as held:
+        while played < max_moves:
+            moved_to, again = _play_bot_move(game_id, version)
+            if moved_to is None:
+                break
+            version = moved_to
+            played += 1
+            if not again:
+                break
+    if held is not None:
+        final = version
+
+        def handled(message: Any) -> bool:
+            payload = message.payload
+            return (
+                message.topic == outbox.PLAY_BOT_TURN
+                and payload.get("game_id") == game_id
+                and payload.get("expected_version", 0) < final
+            )
+
+        outbox.settle(held, handled=handled)
+    return played
+
+
+def _play_bot_move(game_id: int, version: int) -> tuple[int | None, bool]:
+    """One bot move at ``version``: the version it led to (None: nothing was written)
+    and whether a bot is to move again."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.version != version:
+        return None, False
+    state = store.load_state(game)
+    if not bot_to_move(state):
+        return None, False
+    seat = state.to_move
+    assert seat is not None
+    bot_name = state.seats[seat].bot
+    assert bot_name is not None
+    command = get_bot(bot_name)(engine.view(state, seat), random.Random(f"{game.uid}:{version}"))
+    try:
+        result = submit_command(
+            game_id=game_id,
+            command=engine.command_to_dict(command),
+            actor=None,
+            source=Source.BOT,
+            expected_version=version,
+            idempotency_key=f"bot:{game_id}:{version}",
+        )
+    except (VersionConflict, IdempotencyKeyReused):
+        return None, False
+    except IllegalMove as exc:
+        log.error("game %s: bot %s at seat %s chose an illegal move: %s", game_id, bot_name, seat, exc)
+        return None, False
+    if result.replayed:
+        return None, False
+    return result.version, bot_to_move(result.state)

@@ -1,0 +1,306 @@
+"""The game API: one view per operation. Views parse shapes, ask games.access, call
+one service or selector and present the result; the rules live in the engine."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import engine
+from config.api_errors import ApiError
+from games import selectors, services, store
+from games.access import access_game_by_id, authorize_command, can_create_for_club
+from games.models import Source
+from games.parsers import LargeJSONParser, LimitedJSONParser
+from games.redaction import redact_events
+from games.serializers import (
+    CommandRequestSerializer,
+    CommandResultSerializer,
+    ErrorSerializer,
+    EventListSerializer,
+    ExportSerializer,
+    GameCreatedSerializer,
+    GameCreateSerializer,
+    GameStateSerializer,
+    ImportSerializer,
+    InvalidLogSerializer,
+    TokenRequestSerializer,
+    TokenSerializer,
+    VersionConflictSerializer,
+)
+from league.models import Club
+
+IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._~+/=-]{1,200}$")
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="1-200 characters of A-Z a-z 0-9 . _ ~ + / = -, new for every write. "
+    "A retry with the same key and body returns the original 201 body and writes nothing.",
+)
+SEAT_PARAMETER = OpenApiParameter(
+    "seat", int, OpenApiParameter.QUERY, description="Which of the caller's seats to view"
+)
+
+
+def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    described = {
+        400: "Malformed JSON, invalid body, or a command the rules refuse (code names which)",
+        401: "Not signed in",
+        403: "The caller may not do this (code names why)",
+        404: "No such game",
+        413: "Body larger than the limit (request_too_large)",
+        422: "Idempotency-Key already used for a different command (idempotency_key_reused)",
+    }
+    return {code: OpenApiResponse(ErrorSerializer, description=described[code]) for code in statuses}
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not IDEMPOTENCY_KEY.match(key):
+        raise ApiError(
+            "invalid_idempotency_key",
+            "Idempotency-Key must be 1-200 characters of A-Z a-z 0-9 . _ ~ + / = -",
+        )
+    return key
+
+
+def _source(request: Request) -> str:
+    return Source.API if isinstance(request.successful_authenticator, TokenAuthentication) else Source.WEB
+
+
+def _require_user(request: Request) -> None:
+    if not request.user.is_authenticated:
+        raise ApiError("not_authenticated", "sign in (session or token) first", status.HTTP_401_UNAUTHORIZED)
+
+
+def _seat_param(request: Request) -> int | None:
+    raw = request.query_params.get("seat")
+    if raw is None:
+        return None
+    if not raw.isdigit():
+        raise ApiError("invalid_request", "seat must be a seat number")
+    return int(raw)
+
+
+def _store_error(exc: services.StoreError) -> ApiError:
+    http = {"not_found": 404, "idempotency_key_reused": 422}.get(exc.code, 400)
+    return ApiError(exc.code, exc.message, http)
+
+
+def _written(access: Any, result: services.SubmitResult, seat: int | None) -> dict[str, Any]:
+    events = redact_events(
+        result.events, state_before=result.state_before, final_state=result.state, seat=seat
+    )
+    return {
+        "version": result.version,
+        "events": events,
+        "state": selectors.state_payload(access, result.state, seat=seat),
+    }
+
+
+class ApiView(APIView):
+    parser_classes = [LimitedJSONParser]
+
+    def www_authenticate(self) -> str:
+        return 'Token realm="api"'
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return self.www_authenticate()
+
+
+class GameCreateView(ApiView):
+    @extend_schema(
+        operation_id="games_create",
+        request=GameCreateSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: GameCreatedSerializer, **_errors(400, 401, 403, 413, 422)},
+        summary="Open a game (the caller owns it)",
+    )
+    def post(self, request: Request) -> Response:
+        _require_user(request)
+        body = GameCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            ruleset = engine.get_ruleset(data["preset"], **data["options"])
+        except engine.InvalidRuleSet as exc:
+            raise ApiError("invalid_ruleset", str(exc)) from None
+        club_id = data.get("club")
+        if club_id is not None:
+            if not Club.objects.filter(pk=club_id).exists():
+                raise ApiError("unknown_club", f"there is no club {club_id}")
+            if not can_create_for_club(request.user, club_id):
+                raise ApiError("permission_denied", "only the club's directors and scorekeepers may", 403)
+        seats = [services.SeatSpec(s.get("name"), s.get("user"), s.get("bot")) for s in data["seats"]]
+        try:
+            result = services.create_game(
+                ruleset=ruleset,
+                mode=data["mode"],
+                seats=seats,
+                first_dealer=data["first_dealer"],
+                stake=Fraction(data["stake"]),
+                owner=request.user,
+                source=_source(request),
+                club_id=club_id,
+                idempotency_key=_idempotency_key(request),
+            )
+        except services.StoreError as exc:
+            raise _store_error(exc) from None
+        access = access_game_by_id(request.user, result.game.pk, for_action="read")
+        seat = access.view_seat(None, result.state.to_move)
+        body_out = {"id": result.game.pk, **_written(access, result, seat)}
+        return Response(body_out, status=status.HTTP_201_CREATED, headers={"Location": f"{result.game.pk}"})
+
+
+class GameDetailView(ApiView):
+    @extend_schema(
+        operation_id="games_retrieve",
+        parameters=[SEAT_PARAMETER],
+        responses={200: GameStateSerializer, **_errors(404)},
+        summary="The game as the caller may see it",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        access = access_game_by_id(request.user, game_id, for_action="read")
+        state = store.load_state(access.game)
+        seat = access.view_seat(_seat_param(request), state.to_move)
+        return Response(selectors.state_payload(access, state, seat=seat))
+
+
+class GameEventsView(ApiView):
+    @extend_schema(
+        operation_id="games_events",
+        parameters=[
+            OpenApiParameter("after", int, OpenApiParameter.QUERY, description="Events with seq > after"),
+            SEAT_PARAMETER,
+        ],
+        responses={200: EventListSerializer, **_errors(400, 404)},
+        summary="The game's event log, redacted for the caller",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        access = access_game_by_id(request.user, game_id, for_action="read")
+        raw_after = request.query_params.get("after", "0")
+        if not raw_after.isdigit():
+            raise ApiError("invalid_request", "after must be a non-negative event number")
+        events, state = selectors.viewer_events(
+            access.game, after=int(raw_after), seat=access.view_seat(_seat_param(request))
+        )
+        return Response({"version": state.version, "events": events})
+
+
+class GameCommandView(ApiView):
+    @extend_schema(
+        operation_id="games_commands",
+        request=CommandRequestSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={
+            201: CommandResultSerializer,
+            409: OpenApiResponse(VersionConflictSerializer, description="expected_version is stale"),
+            **_errors(400, 401, 403, 404, 413, 422),
+        },
+        summary="Submit a command at an expected version",
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        access = access_game_by_id(request.user, game_id, for_action="command")
+        body = CommandRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        command = engine.command_to_dict(engine.command_from_dict(body.validated_data["command"]))
+        authorize_command(access, command)
+        expected = body.validated_data["expected_version"]
+        requested_seat = command.get("seat") if isinstance(command.get("seat"), int) else None
+        try:
+            result = services.submit_command(
+                game_id=game_id,
+                command=command,
+                actor=request.user,
+                source=_source(request),
+                expected_version=expected,
+                idempotency_key=_idempotency_key(request),
+            )
+        except services.VersionConflict as exc:
+            seat = access.view_seat(requested_seat)
+            since, _ = selectors.viewer_events(access.game, after=expected, seat=seat)
+            raise ApiError(
+                exc.code,
+                exc.message,
+                status.HTTP_409_CONFLICT,
+                current_version=exc.current_version,
+                events_since=since,
+            ) from None
+        except services.StoreError as exc:
+            raise _store_error(exc) from None
+        # A player holding several seats (hot seat) gets the view of the one to move next.
+        seat = access.view_seat(None, result.state.to_move)
+        return Response(_written(access, result, seat), status=status.HTTP_201_CREATED)
+
+
+class GameExportView(ApiView):
+    @extend_schema(
+        operation_id="games_export",
+        responses={200: ExportSerializer, **_errors(403, 404)},
+        summary="The whole log (once the game is over, or a physical game to its recorders)",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        access = access_game_by_id(request.user, game_id, for_action="export")
+        return Response(selectors.export_document(access.game))
+
+
+class GameImportView(ApiView):
+    parser_classes = [LargeJSONParser]
+
+    @extend_schema(
+        operation_id="games_import",
+        request=ImportSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={
+            201: GameCreatedSerializer,
+            400: OpenApiResponse(InvalidLogSerializer, description="invalid_log names the first bad event"),
+            **_errors(401, 413, 422),
+        },
+        summary="Store an exported log as a new game (the caller owns it)",
+    )
+    def post(self, request: Request) -> Response:
+        _require_user(request)
+        body = ImportSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            result = services.import_game(
+                log_events=body.validated_data["events"],
+                owner=request.user,
+                source=_source(request),
+                idempotency_key=_idempotency_key(request),
+            )
+        except services.InvalidLog as exc:
+            named = {"index": exc.index, "event_code": exc.event_code, "event_message": exc.event_message}
+            raise ApiError(exc.code, exc.message, **named) from None
+        except services.StoreError as exc:
+            raise _store_error(exc) from None
+        access = access_game_by_id(request.user, result.game.pk, for_action="read")
+        body_out = {"id": result.game.pk, **_written(access, result, None)}
+        return Response(body_out, status=status.HTTP_201_CREATED)
+
+
+class TokenView(ObtainAuthToken):
+    authentication_classes = ()
+    parser_classes = [LimitedJSONParser]
+
+    @extend_schema(
+        operation_id="auth_token",
+        request=TokenRequestSerializer,
+        responses={200: TokenSerializer, **_errors(400)},
+        summary="Exchange a username and password for an API token",
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)

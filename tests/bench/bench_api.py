@@ -1,0 +1,327 @@
+"""Benchmark: POST /api/v1/games/{id}/commands under gunicorn on PostgreSQL (not run by CI).
+
+    .venv/bin/python tests/bench/bench_api.py [--seconds 10] [--clients 1,8,32] [--workers 4]
+    BENCH_PG=postgres://postgres@127.0.0.1:5432 (the server; a fresh database is created and dropped)
+
+1. Creates a database, migrates it, creates a user with a token, starts gunicorn on
+   127.0.0.1 with a spare port (DEBUG off, no broker: the games have no bots).
+2. For each client count: that many clients (threads spread over a few processes, one
+   keep-alive connection each), each playing its own digital game as both seats: POST a
+   random legal command from the previous answer's view, at the version it returned,
+   with a fresh Idempotency-Key. Reports commands/s and p50/p99 latency.
+3. The same database, the eventsourcing library's PostgresApplicationRecorder: appends
+   of one event per call by as many threads, each to its own aggregate (the reference
+   append rate; pip install "eventsourcing[postgres]").
+4. Verifies every game's log replays to its snapshot (manage.py verify_games), that
+   each game's seq runs 1..n and that global positions are 1..N without gap or duplicate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")
+SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def admin_sql(statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(statement)
+
+
+class Client:
+    def __init__(self, port: int, token: str, user_id: int) -> None:
+        self.port, self.user_id = port, user_id
+        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        headers = {**self.headers, "Idempotency-Key": uuid.uuid4().hex}
+        for attempt in range(2):
+            try:
+                self.conn.request("POST", path, json.dumps(body), headers)
+                response = self.conn.getresponse()
+                return response.status, json.loads(response.read())
+            except (http.client.HTTPException, ConnectionError):
+                if attempt:
+                    raise
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        raise AssertionError("unreachable")
+
+    def new_game(self) -> tuple[int, int, dict[str, Any]]:
+        seats = [{"user": self.user_id}, {"user": self.user_id}]
+        status, body = self.post(
+            "/api/v1/games", {"preset": "knock-rummy", "seats": seats, "first_dealer": 1}
+        )
+        assert status == 201, body
+        return body["id"], body["version"], body["state"]
+
+
+def client_loop(port: int, token: str, user_id: int, seconds: float, seed: int, out: list[Any]) -> None:
+    rng = random.Random(seed)
+    client = Client(port, token, user_id)
+    game, version, state = client.new_game()
+    latencies: list[float] = []
+    errors = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        legal = state["view"]["legal_commands"]
+        if state["status"] != "playing" or not legal:
+            game, version, state = client.new_game()
+            continue
+        command = rng.choice(legal)
+        started = time.perf_counter()
+        status, body = client.post(
+            f"/api/v1/games/{game}/commands", {"expected_version": version, "command": command}
+        )
+        latencies.append(time.perf_counter() - started)
+        if status != 201:
+            errors += 1
+            game, version, state = client.new_game()
+            continue
+        version, state = body["version"], body["state"]
+    out.append((latencies, errors))
+
+
+def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[float], int]:
+    port, token, user_id, seconds, threads, seed = args
+    results: list[Any] = []
+    workers = [
+        threading.Thread(target=client_loop, args=(port, token, user_id, seconds, seed * 1000 + i, results))
+        for i in range(threads)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return [x for lat, _ in results for x in lat], sum(e for _, e in results)
+
+
+def run_clients(
+    port: int, token: str, user_id: int, clients: int, seconds: float, processes: int
+) -> dict[str, Any]:
+    procs = min(clients, processes)
+    split = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
+    started = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(procs) as pool:
+        parts = pool.map(process_main, [(port, token, user_id, seconds, n, i) for i, n in enumerate(split)])
+    elapsed = time.perf_counter() - started
+    latencies = sorted(x for lat, _ in parts for x in lat)
+    return {
+        "clients": clients,
+        "commands": len(latencies),
+        "errors": sum(e for _, e in parts),
+        "per_s": len(latencies) / seconds,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
+        "elapsed": elapsed,
+    }
+
+
+def eventsourcing_rate(dbname: str, threads: int, seconds: float) -> dict[str, Any]:
+    from urllib.parse import urlsplit
+
+    from eventsourcing.persistence import StoredEvent
+    from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+
+    parts = urlsplit(SERVER)
+    datastore = PostgresDatastore(
+        dbname,
+        parts.hostname or "127.0.0.1",
+        parts.port or 5432,
+        parts.username or "postgres",
+        parts.password or "",
+        pool_size=threads,
+        max_overflow=0,
+    )
+    recorder = PostgresApplicationRecorder(datastore, events_table_name="es_bench_events")
+    recorder.create_table()
+    payload = json.dumps({"seat": 0, "card": "QS"}).encode()
+    latencies: list[float] = []
+    lock = threading.Lock()
+
+    def append() -> None:
+        stream, version, mine = uuid.uuid4(), 0, []
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            version += 1
+            started = time.perf_counter()
+            recorder.insert_events([StoredEvent(stream, version, "bench:CardDiscarded", payload)])
+            mine.append(time.perf_counter() - started)
+        with lock:
+            latencies.extend(mine)
+
+    workers = [threading.Thread(target=append) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    datastore.close()
+    latencies.sort()
+    return {
+        "clients": threads,
+        "commands": len(latencies),
+        "per_s": len(latencies) / seconds,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
+    }
+
+
+def verify(env: dict[str, str]) -> list[str]:
+    """verify_games, then seq and global position without gaps or duplicates."""
+    problems = []
+    result = subprocess.run(
+        [PYTHON, "manage.py", "verify_games"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    if result.returncode != 0:
+        problems.append(result.stdout[-2000:] + result.stderr[-2000:])
+    import psycopg
+
+    with psycopg.connect(env["DATABASE_URL"].split("?")[0]) as conn:
+        bad_seq = conn.execute(
+            "SELECT count(*) FROM (SELECT game_id, count(*) n, max(seq) top, count(DISTINCT seq) d "
+            "FROM games_gameevent GROUP BY game_id) s WHERE n <> top OR d <> n"
+        ).fetchone()
+        games, events, low, high, distinct = conn.execute(
+            "SELECT count(DISTINCT game_id), count(*), min(position), max(position), "
+            "count(DISTINCT position) FROM games_gameevent"
+        ).fetchone()  # type: ignore[misc]
+    if bad_seq and bad_seq[0]:
+        problems.append(f"{bad_seq[0]} games whose seq is not 1..n")
+    if (low, high, distinct) != (1, events, events):
+        problems.append(f"positions {low}..{high} for {events} events ({distinct} distinct)")
+    print(f"verified {games} games, {events} events: positions 1..{high}, seq 1..n per game")
+    return problems
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--clients", default="1,8,32")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker (gthread if > 1)")
+    parser.add_argument("--client-processes", type=int, default=4)
+    parser.add_argument("--keep", action="store_true", help="keep the database")
+    args = parser.parse_args()
+
+    dbname = f"kr_bench_{os.getpid()}"
+    admin_sql(f'CREATE DATABASE "{dbname}"')
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CI")},
+        "DATABASE_URL": f"{SERVER}/{dbname}?conn_max_age=600",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(60),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "false",
+        "LOG_LEVEL": "WARNING",
+    }
+    server = None
+    try:
+        subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+        made = subprocess.run(
+            [
+                PYTHON,
+                "manage.py",
+                "shell",
+                "-c",
+                "from django.contrib.auth import get_user_model\n"
+                "from rest_framework.authtoken.models import Token\n"
+                "u = get_user_model().objects.create_user('bench')\n"
+                "print(u.pk, Token.objects.create(user=u).key)",
+            ],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        user_id, token = made.stdout.strip().splitlines()[-1].split()
+        port = free_port()
+        command = [
+            GUNICORN,
+            "config.wsgi:application",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            str(args.workers),
+            "--log-level",
+            "warning",
+            "--keep-alive",
+            "30",
+        ]
+        if args.threads > 1:
+            command += ["-k", "gthread", "--threads", str(args.threads)]
+        server = subprocess.Popen(command, cwd=ROOT, env=env)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        for _ in range(2):  # warm every worker (imports, connections)
+            run_clients(port, token, int(user_id), args.workers * 2, 1, args.client_processes)
+        print(f"gunicorn: {args.workers} workers x {args.threads} threads on :{port}; database {dbname}")
+        print(f"{'':24}{'clients':>8}{'commands':>10}{'cmd/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}")
+        rows = []
+        for clients in (int(c) for c in args.clients.split(",")):
+            row = run_clients(port, token, int(user_id), clients, args.seconds, args.client_processes)
+            rows.append(row)
+            print(
+                f"{'POST .../commands':24}{row['clients']:>8}{row['commands']:>10}{row['per_s']:>10.0f}"
+                f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['errors']:>8}"
+            )
+        server.terminate()
+        server.wait(timeout=30)
+        server = None
+        for clients in (int(c) for c in args.clients.split(",")):
+            try:
+                row = eventsourcing_rate(dbname, clients, args.seconds)
+            except ImportError:
+                print('eventsourcing is not installed: pip install "eventsourcing[postgres]"')
+                break
+            print(
+                f"{'eventsourcing append':24}{row['clients']:>8}{row['commands']:>10}{row['per_s']:>10.0f}"
+                f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{0:>8}"
+            )
+        problems = verify(env)
+        for problem in problems:
+            print("PROBLEM:", problem)
+        return 1 if problems or any(r["errors"] for r in rows) else 0
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        if not args.keep:
+            admin_sql(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""PostgreSQL-only: real concurrency. Many writers at one version, and the global
+position order a projection relies on, forced into the interleaving that breaks
+sequence-based stores."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import selectors, services
+from games.models import Game, GameEvent, Source
+from tests.games.conftest import new_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def in_thread(target: Callable[[], None]) -> threading.Thread:
+    def run() -> None:
+        try:
+            target()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_twenty_writers_at_one_version_make_one_201_and_nineteen_409s(
+    postgres_required: None, owner: Any, ann: Any
+) -> None:
+    game = new_game(owner, [services.SeatSpec(user_id=ann.pk), services.SeatSpec(user_id=ann.pk)]).game
+    token = Token.objects.create(user=ann).key
+    barrier = threading.Barrier(20)
+    results: dict[int, tuple[int, dict[str, Any]]] = {}
+
+    def post(i: int) -> Callable[[], None]:
+        def run() -> None:
+            client = APIClient()
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+            barrier.wait(timeout=10)
+            response = client.post(
+                f"/api/v1/games/{game.pk}/commands",
+                {"expected_version": 2, "command": {"type": "DrawFromStock", "seat": 0}},
+                format="json",
+                HTTP_IDEMPOTENCY_KEY=f"writer-{i}",
+            )
+            results[i] = (response.status_code, response.json())
+
+        return run
+
+    for thread in [in_thread(post(i)) for i in range(20)]:
+        thread.join(timeout=30)
+    statuses = sorted(status for status, _ in results.values())
+    assert statuses == [201] + [409] * 19
+    conflicts = [body for status, body in results.values() if status == 409]
+    assert all(body["code"] == "version_conflict" and body["current_version"] == 3 for body in conflicts)
+    rows = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    assert [r.seq for r in rows] == [1, 2, 3]
+    assert Game.objects.get(pk=game.pk).version == 3
+    positions = [r.position for r in GameEvent.objects.order_by("position")]
+    assert positions == list(range(positions[0], positions[0] + len(positions)))
+
+
+def test_concurrent_writers_on_different_games_all_succeed_without_gaps(
+    postgres_required: None, owner: Any
+) -> None:
+    games = [
+        new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
+        for _ in range(8)
+    ]
+    barrier = threading.Barrier(len(games))
+    errors: list[BaseException] = []
+
+    def deal(game_id: int) -> Callable[[], None]:
+        def run() -> None:
+            barrier.wait(timeout=10)
+            try:
+                services.submit_command(
+                    game_id=game_id,
+                    command={"type": "DealHand", "upcard": "KD"},
+                    actor=owner,
+                    source=Source.API,
+                    expected_version=1,
+                )
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+
+        return run
+
+    for thread in [in_thread(deal(g.pk)) for g in games]:
+        thread.join(timeout=30)
+    assert errors == []
+    positions = list(GameEvent.objects.order_by("position").values_list("position", flat=True))
+    assert positions == list(range(1, len(games) * 2 + 1))
+
+
+def test_a_reader_never_sees_a_later_position_before_an_earlier_one_commits(
+    postgres_required: None, owner: Any
+) -> None:
+    """T1 takes a position and keeps its transaction open; T2 then writes another game
+    and commits. A reader polling in between must never see T2's event without T1's:
+    T2 waits for T1's commit before it even gets a position."""
+    one = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
+    two = new_game(owner, [services.SeatSpec("C"), services.SeatSpec("D")], mode="physical").game
+    start = selectors.events_after(0)[-1].position
+    t1_positioned, release_t1, t2_done, stop_reader = (threading.Event() for _ in range(4))
+    observed: list[list[int]] = []
+
+    def deal(game_id: int) -> None:
+        services.submit_command(
+            game_id=game_id,
+            command={"type": "DealHand", "upcard": "KD"},
+            actor=owner,
+            source=Source.API,
+            expected_version=1,
+        )
+
+    def t1() -> None:
+        with transaction.atomic():
+            deal(one.pk)
+            t1_positioned.set()
+            release_t1.wait(timeout=20)
+
+    def t2() -> None:
+        deal(two.pk)
+        t2_done.set()
+
+    def reader() -> None:
+        checkpoint = start
+        while not stop_reader.is_set():
+            batch = [e.position for e in selectors.events_after(checkpoint)]
+            if batch:
+                observed.append(batch)
+                checkpoint = batch[-1]
+            time.sleep(0.005)
+
+    first = in_thread(t1)
+    assert t1_positioned.wait(timeout=10)
+    poller = in_thread(reader)
+    second = in_thread(t2)
+    time.sleep(0.5)
+    assert not t2_done.is_set(), "T2 committed while T1 held a lower position open"
+    assert observed == [], "the reader saw an event before T1 committed"
+    release_t1.set()
+    first.join(timeout=10)
+    second.join(timeout=10)
+    time.sleep(0.1)
+    stop_reader.set()
+    poller.join(timeout=10)
+
+    seen = [position for batch in observed for position in batch]
+    assert seen == [start + 1, start + 2]  # every event, once, in order: nothing skipped
+    by_position = {e.position: e.game_id for e in GameEvent.objects.filter(position__gt=start)}
+    assert by_position == {start + 1: one.pk, start + 2: two.pk}

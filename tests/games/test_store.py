@@ -1,0 +1,242 @@
+"""The store contract: one write path, versions, idempotency, immutability, replay.
+Runs on SQLite and on PostgreSQL (CI runs this folder on both)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+import engine
+from games import selectors, services, store
+from games.models import Game, GameEvent, OutboxMessage, Source
+from tests.games.conftest import a_legal_move, new_game, play
+
+pytestmark = pytest.mark.django_db
+
+
+def stored_state(game_id: int) -> Any:
+    rows = GameEvent.objects.filter(game_id=game_id).order_by("seq")
+    return engine.replay(engine.event_from_dict(row.stored_form()) for row in rows)
+
+
+def test_create_game_starts_and_deals_a_digital_game(duel: services.SubmitResult, ann: Any) -> None:
+    game = Game.objects.get(pk=duel.game.pk)
+    assert [e.type for e in duel.events] == ["GameStarted", "HandDealt"]
+    assert [(e.seq, e.source) for e in duel.events] == [(1, Source.API), (2, Source.SYSTEM)]
+    assert game.version == duel.version == 2
+    assert game.status == "playing" and duel.state.to_move == 0
+    assert game.seats == [
+        {"name": "ann", "bot": None, "user": ann.pk},
+        {"name": "bob", "bot": None, "user": game.seats[1]["user"]},
+    ]
+    deal = duel.events[1]
+    assert deal.actor is None and len(deal.data["deck"]) == 52
+
+
+def test_a_physical_game_waits_for_its_scorekeeper_to_deal(owner: Any) -> None:
+    result = new_game(owner, [services.SeatSpec("Ann"), services.SeatSpec("Bo")], mode="physical")
+    assert [e.type for e in result.events] == ["GameStarted"]
+    assert result.state.status == "awaiting_deal" and not result.state.needs_deal
+
+
+def test_commands_append_events_in_sequence_with_increasing_positions(
+    duel: services.SubmitResult, ann: Any, bob: Any
+) -> None:
+    state = duel.state
+    for _ in range(6):
+        actor = ann if state.to_move == 0 else bob
+        state = play(duel.game.pk, actor, a_legal_move(state)).state
+    rows = list(GameEvent.objects.filter(game_id=duel.game.pk).order_by("seq"))
+    assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
+    positions = [r.position for r in rows]
+    assert positions == sorted(positions) and len(set(positions)) == len(positions)
+    assert Game.objects.get(pk=duel.game.pk).version == len(rows) == state.version
+
+
+def test_the_state_the_service_returns_equals_the_replay_of_the_stored_log(
+    duel: services.SubmitResult, ann: Any, bob: Any
+) -> None:
+    state = duel.state
+    for _ in range(40):
+        if state.status != "playing":
+            break
+        actor = ann if state.to_move == 0 else bob
+        result = play(duel.game.pk, actor, a_legal_move(state))
+        state = result.state
+        assert state == stored_state(duel.game.pk)
+    game = Game.objects.get(pk=duel.game.pk)
+    assert game.snapshot == json.loads(json.dumps(stored_state(duel.game.pk).to_dict()))
+
+
+def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(
+    duel: services.SubmitResult, ann: Any
+) -> None:
+    move = a_legal_move(duel.state)
+    with pytest.raises(services.VersionConflict) as caught:
+        play(duel.game.pk, ann, move, expected_version=1)
+    assert caught.value.code == "version_conflict"
+    assert (caught.value.expected_version, caught.value.current_version) == (1, 2)
+    assert GameEvent.objects.filter(game_id=duel.game.pk).count() == 2
+
+
+def test_an_illegal_command_raises_the_engine_code_and_writes_nothing(
+    duel: services.SubmitResult, bob: Any
+) -> None:
+    with pytest.raises(engine.IllegalMove) as caught:
+        play(duel.game.pk, bob, {"type": "DrawFromStock", "seat": 1})
+    assert caught.value.code == "not_your_turn"
+    assert Game.objects.get(pk=duel.game.pk).version == 2
+
+
+def test_a_retry_with_the_same_key_returns_the_original_result_and_writes_nothing(
+    duel: services.SubmitResult, ann: Any
+) -> None:
+    move = a_legal_move(duel.state)
+    first = play(duel.game.pk, ann, move, idempotency_key="retry-1")
+    count = GameEvent.objects.count()
+    again = play(duel.game.pk, ann, move, idempotency_key="retry-1", expected_version=2)
+    assert again.replayed and not first.replayed
+    assert again.version == first.version == 3
+    assert [e.pk for e in again.events] == [e.pk for e in first.events]
+    assert again.state == first.state and again.state_before == first.state_before
+    assert GameEvent.objects.count() == count
+
+
+def test_the_same_key_for_a_different_command_is_refused(duel: services.SubmitResult, ann: Any) -> None:
+    play(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, idempotency_key="k1")
+    with pytest.raises(services.IdempotencyKeyReused) as caught:
+        play(duel.game.pk, ann, {"type": "DrawFromDiscard", "seat": 0}, idempotency_key="k1")
+    assert caught.value.code == "idempotency_key_reused"
+    assert "different command" in caught.value.message
+
+
+def test_the_same_key_from_another_user_is_refused(duel: services.SubmitResult, ann: Any, bob: Any) -> None:
+    play(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, idempotency_key="k1")
+    with pytest.raises(services.IdempotencyKeyReused):
+        play(
+            duel.game.pk, bob, {"type": "DrawFromStock", "seat": 0}, idempotency_key="k1", expected_version=2
+        )
+
+
+def test_every_write_carries_a_key_and_its_events_share_it(duel: services.SubmitResult) -> None:
+    rows = list(GameEvent.objects.filter(game_id=duel.game.pk).order_by("seq"))
+    key = rows[0].command_key
+    assert key.startswith("auto:")
+    assert [r.idempotency_key for r in rows] == [key, f"{key}#2"]
+    assert {r.command_key for r in rows} == {key}
+
+
+def test_creating_with_a_repeated_key_returns_the_same_game(owner: Any) -> None:
+    def create() -> services.SubmitResult:
+        return services.create_game(
+            ruleset=engine.get_ruleset("gin"),
+            mode="physical",
+            seats=[services.SeatSpec("A"), services.SeatSpec("B")],
+            owner=owner,
+            source=Source.WEB,
+            idempotency_key="new-game-1",
+        )
+
+    first, second = create(), create()
+    assert second.replayed and second.game.pk == first.game.pk
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "statement", ["UPDATE games_gameevent SET type = 'X'", "DELETE FROM games_gameevent"]
+)
+def test_the_database_rejects_updating_or_deleting_events(
+    duel: services.SubmitResult, statement: str
+) -> None:
+    with (
+        pytest.raises(IntegrityError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement)
+    assert GameEvent.objects.filter(game_id=duel.game.pk).count() == 2
+
+
+def test_the_orm_cannot_edit_an_event_either(duel: services.SubmitResult) -> None:
+    event = GameEvent.objects.filter(game_id=duel.game.pk).first()
+    assert event is not None
+    event.data = {}
+    with pytest.raises(IntegrityError), transaction.atomic():
+        event.save()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        GameEvent.objects.filter(pk=event.pk).delete()
+
+
+def test_unique_seq_per_game_is_a_database_constraint(duel: services.SubmitResult) -> None:
+    row = GameEvent.objects.get(game_id=duel.game.pk, seq=2)
+    twin = GameEvent(
+        game_id=row.game_id,
+        seq=2,
+        position=10_000,
+        type=row.type,
+        schema_version=1,
+        data={},
+        source=Source.SYSTEM,
+        idempotency_key="other",
+        command_key="other",
+        command_digest="",
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        twin.save()
+
+
+def test_events_after_reads_the_global_feed_in_position_order(owner: Any) -> None:
+    one = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")])
+    two = new_game(owner, [services.SeatSpec("C"), services.SeatSpec("D")])
+    feed = selectors.events_after(0)
+    assert [(e.game_id, e.seq) for e in feed] == [
+        (one.game.pk, 1),
+        (one.game.pk, 2),
+        (two.game.pk, 1),
+        (two.game.pk, 2),
+    ]
+    assert [e.position for e in selectors.events_after(feed[1].position, limit=1)] == [feed[2].position]
+    assert [e.position for e in feed] == list(range(feed[0].position, feed[0].position + 4))
+
+
+def test_a_stale_cached_state_catches_up_from_the_log(duel: services.SubmitResult, ann: Any) -> None:
+    game = Game.objects.get(pk=duel.game.pk)
+    store.state_cache.put(game.uid, duel.state)
+    play(duel.game.pk, ann, a_legal_move(duel.state))  # on_commit never runs here: the cache is stale
+    game.refresh_from_db()
+    assert store.load_state(game) == stored_state(game.pk)
+
+
+def test_a_game_whose_log_does_not_reach_its_version_is_reported(duel: services.SubmitResult) -> None:
+    Game.objects.filter(pk=duel.game.pk).update(version=5)
+    with pytest.raises(store.CorruptStream, match="replays to version 2, not 5"):
+        store.load_state(Game.objects.get(pk=duel.game.pk))
+
+
+def test_bot_seats_get_an_outbox_row_in_the_same_transaction(owner: Any, ann: Any) -> None:
+    result = new_game(
+        owner, [services.SeatSpec(user_id=ann.pk), services.SeatSpec(bot="greedy")], first_dealer=0
+    )
+    assert result.state.to_move == 1
+    (message,) = OutboxMessage.objects.all()
+    assert message.topic == "games.tasks.play_bot_turn"
+    assert message.payload == {"game_id": result.game.pk, "expected_version": result.version}
+    assert message.dispatched_at is None  # the test transaction never commits
+
+
+def test_unknown_bots_and_users_are_refused_before_anything_is_written(owner: Any) -> None:
+    with pytest.raises(engine.IllegalMove) as caught:
+        new_game(owner, [services.SeatSpec("A"), services.SeatSpec(bot="genius")])
+    assert caught.value.code == "unknown_bot"
+    with pytest.raises(engine.IllegalMove) as caught:
+        new_game(owner, [services.SeatSpec("A"), services.SeatSpec(user_id=999_999)])
+    assert caught.value.code == "unknown_user"
+    assert not Game.objects.exists()
+
+
+def test_a_replaced_seat_loses_its_user(duel: services.SubmitResult, owner: Any) -> None:
+    play(duel.game.pk, owner, {"type": "ReplaceSeat", "seat": 1, "name": "Sub", "bot": None})
+    assert Game.objects.get(pk=duel.game.pk).seats[1] == {"name": "Sub", "bot": None, "user": None}
