@@ -1,7 +1,9 @@
 """Who may do what with a game — the only place the API decides it.
 
-Roles: a *seat* player (a user seated in the game), the game's *owner*, a club
-*scorekeeper* (a Membership of role scorekeeper or director in the game's club),
+Roles: a *seat* player (a user seated in the game), the game's *owner*, a
+*scorekeeper* (a user some registered recorder check vouches for — the league app
+registers one for its clubs' scorekeepers and directors, see
+:func:`register_recorder_check`),
 *system* (bots and the service itself, which never come through here) and the
 *public* (everyone else, anonymous users included).
 
@@ -16,22 +18,36 @@ Roles: a *seat* player (a user seated in the game), the game's *owner*, a club
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from rest_framework import status
 
 from config.api_errors import ApiError
 from games.models import Game, Mode
-from league.models import Membership
 
 Action = Literal["read", "command", "export"]
 
 # Digital commands that belong to the table's organiser, not to a seat.
 RECORDER_COMMANDS = frozenset({"AdjustScore", "ReplaceSeat", "Retract", "AbandonGame"})
-RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
 OVER = ("finished", "abandoned")
+
+# Apps above this one (the league) say who else may record a game: each check gets the
+# user id and the game and answers whether that user is one of its scorekeepers.
+RecorderCheck = Callable[[int, Game], bool]
+_recorder_checks: list[RecorderCheck] = []
+
+
+def register_recorder_check(check: RecorderCheck) -> None:
+    """Add a rule for who records a game besides its owner (idempotent)."""
+    if check not in _recorder_checks:
+        _recorder_checks.append(check)
+
+
+def is_recorder(user_id: int, game: Game) -> bool:
+    return any(check(user_id, game) for check in _recorder_checks)
 
 
 @dataclass(frozen=True)
@@ -40,7 +56,14 @@ class GameAccess:
     user: Any
     seats: tuple[int, ...]
     is_owner: bool
-    is_scorekeeper: bool
+
+    @cached_property
+    def is_scorekeeper(self) -> bool:
+        """Asked only when it matters (a query per recorder check), then remembered."""
+        user = self.user
+        if self.is_owner or user is None or not user.is_authenticated:
+            return False
+        return is_recorder(user.pk, self.game)
 
     @property
     def may_record(self) -> bool:
@@ -75,13 +98,7 @@ def access_game_by_id(user: Any, game_id: int, *, for_action: Action) -> GameAcc
     authenticated = bool(user is not None and user.is_authenticated)
     user_id = user.pk if authenticated else None
     is_owner = authenticated and game.owner_id == user_id
-    is_scorekeeper = (
-        authenticated
-        and not is_owner
-        and game.club_id is not None
-        and Membership.objects.filter(club_id=game.club_id, user_id=user_id, role__in=RECORDER_ROLES).exists()
-    )
-    access = GameAccess(game, user, game.seats_of(user_id), is_owner, is_scorekeeper)
+    access = GameAccess(game, user, game.seats_of(user_id), is_owner)
     if for_action == "command":
         if not authenticated:
             raise ApiError("not_authenticated", "sign in to act in a game", status.HTTP_401_UNAUTHORIZED)
@@ -105,22 +122,14 @@ def authorize_command(access: GameAccess, command: Mapping[str, Any]) -> None:
     if game.mode == Mode.PHYSICAL:
         if access.may_record:
             return
-        raise ApiError("recorder_only", "a physical game is recorded by its owner or a club scorekeeper", 403)
+        raise ApiError("recorder_only", "a physical game is recorded by its owner or a scorekeeper", 403)
     if kind == "DealHand":
         raise ApiError("dealt_by_system", "digital games are dealt by the system", 403)
     if kind in RECORDER_COMMANDS:
         if access.may_record:
             return
-        raise ApiError("recorder_only", f"{kind} is for the game's owner or a club scorekeeper", 403)
+        raise ApiError("recorder_only", f"{kind} is for the game's owner or a scorekeeper", 403)
     seat = command.get("seat")
     if isinstance(seat, int) and seat in access.seats and game.seats[seat].get("bot") is None:
         return
     raise ApiError("not_your_seat", f"you may not act for seat {seat}", 403)
-
-
-def can_create_for_club(user: Any, club_id: int) -> bool:
-    """Games linked to a club are opened by its directors and scorekeepers."""
-    return bool(
-        user.is_authenticated
-        and Membership.objects.filter(club_id=club_id, user_id=user.pk, role__in=RECORDER_ROLES).exists()
-    )

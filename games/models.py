@@ -42,9 +42,6 @@ class Game(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="owned_games"
     )
-    club = models.ForeignKey(
-        "league.Club", null=True, blank=True, on_delete=models.PROTECT, related_name="games"
-    )
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=20, default="")
     snapshot = models.JSONField(default=dict, blank=True)

@@ -46,7 +46,6 @@ def state_payload(access: GameAccess, state: GameState, *, seat: int | None) -> 
         "mode": game.mode,
         "status": state.status,
         "owner": game.owner_id,
-        "club": game.club_id,
         "seats": game.seats,
         "viewer": {"role": access.role, "seat": seat, "seats": list(access.seats)},
         "view": engine.view(state, seat).to_dict(),

@@ -28,7 +28,6 @@ class GameCreateSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True, min_length=2, max_length=8)
     first_dealer = serializers.IntegerField(default=0, min_value=0)
     stake = serializers.RegexField(r"^-?\d{1,9}(/\d{1,9})?$", default="0", help_text='Exact: "1" or "1/2"')
-    club = serializers.IntegerField(required=False, allow_null=True, min_value=1)
 
 
 class CommandRequestSerializer(serializers.Serializer):
@@ -89,7 +88,6 @@ class GameStateSerializer(serializers.Serializer):
     mode = serializers.CharField()
     status = serializers.CharField()
     owner = serializers.IntegerField(allow_null=True)
-    club = serializers.IntegerField(allow_null=True)
     seats = serializers.JSONField()
     viewer = ViewerSerializer()
     view = serializers.JSONField(help_text="engine.view(state, seat).to_dict(), legal_commands included")

@@ -15,7 +15,7 @@ import logging
 import random
 import secrets
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -137,10 +137,15 @@ def create_game(
     stake: Fraction = Fraction(0),
     owner: Any,
     source: str,
-    club_id: int | None = None,
     idempotency_key: str | None = None,
+    context: Mapping[str, Any] | None = None,
+    after_create: Callable[[Game], None] | None = None,
 ) -> SubmitResult:
-    """Open a game owned by ``owner``: ``GameStarted`` (and, digitally, the first deal)."""
+    """Open a game owned by ``owner``: ``GameStarted`` (and, digitally, the first deal).
+
+    ``after_create`` runs in the same transaction once the game row exists — the league
+    links a game to its club there; ``context`` (JSON) is what distinguishes such a
+    creation for idempotency (a retry must name the same club)."""
     seat_rows = _resolve_seats(seats)
     start = engine.StartGame(
         ruleset=ruleset,
@@ -151,7 +156,9 @@ def create_game(
     )
     started = engine.decide(None, start)  # IllegalMove (400) before anything is written
     owner_id = _actor_id(owner)
-    digest = command_digest({**engine.command_to_dict(start), "users": seat_rows, "club": club_id}, owner_id)
+    digest = command_digest(
+        {**engine.command_to_dict(start), "users": seat_rows, "context": dict(context or {})}, owner_id
+    )
     key = idempotency_key or new_idempotency_key()
     if idempotency_key is not None and owner_id is not None:
         earlier = _earlier_creation(owner_id, key, digest)
@@ -164,9 +171,10 @@ def create_game(
                 mode=mode,
                 seats=seat_rows,
                 owner_id=owner_id,
-                club_id=club_id,
                 creation_key=idempotency_key if owner_id is not None and idempotency_key else "",
             )
+            if after_create is not None:
+                after_create(game)
             return _append(game, None, [(e, owner, source) for e in started], key=key, digest=digest)
     except IntegrityError:
         earlier = _earlier_creation(owner_id, key, digest) if owner_id is not None else None

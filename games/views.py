@@ -4,6 +4,7 @@ one service or selector and present the result; the rules live in the engine."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 import engine
 from config.api_errors import ApiError
 from games import selectors, services, store
-from games.access import access_game_by_id, authorize_command, can_create_for_club
+from games.access import access_game_by_id, authorize_command
 from games.models import Source
 from games.parsers import LargeJSONParser, LimitedJSONParser
 from games.redaction import redact_events
@@ -37,7 +38,6 @@ from games.serializers import (
     TokenSerializer,
     VersionConflictSerializer,
 )
-from league.models import Club
 
 IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._~+/=-]{1,200}$")
 
@@ -53,7 +53,7 @@ SEAT_PARAMETER = OpenApiParameter(
 )
 
 
-def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     described = {
         400: "Malformed JSON, invalid body, or a command the rules refuse (code names which)",
         401: "Not signed in",
@@ -126,50 +126,56 @@ class GameCreateView(ApiView):
         operation_id="games_create",
         request=GameCreateSerializer,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: GameCreatedSerializer, **_errors(400, 401, 403, 413, 422)},
+        responses={201: GameCreatedSerializer, **error_responses(400, 401, 403, 413, 422)},
         summary="Open a game (the caller owns it)",
     )
     def post(self, request: Request) -> Response:
-        _require_user(request)
-        body = GameCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        try:
-            ruleset = engine.get_ruleset(data["preset"], **data["options"])
-        except engine.InvalidRuleSet as exc:
-            raise ApiError("invalid_ruleset", str(exc)) from None
-        club_id = data.get("club")
-        if club_id is not None:
-            if not Club.objects.filter(pk=club_id).exists():
-                raise ApiError("unknown_club", f"there is no club {club_id}")
-            if not can_create_for_club(request.user, club_id):
-                raise ApiError("permission_denied", "only the club's directors and scorekeepers may", 403)
-        seats = [services.SeatSpec(s.get("name"), s.get("user"), s.get("bot")) for s in data["seats"]]
-        try:
-            result = services.create_game(
-                ruleset=ruleset,
-                mode=data["mode"],
-                seats=seats,
-                first_dealer=data["first_dealer"],
-                stake=Fraction(data["stake"]),
-                owner=request.user,
-                source=_source(request),
-                club_id=club_id,
-                idempotency_key=_idempotency_key(request),
-            )
-        except services.StoreError as exc:
-            raise _store_error(exc) from None
-        access = access_game_by_id(request.user, result.game.pk, for_action="read")
-        seat = access.view_seat(None, result.state.to_move)
-        body_out = {"id": result.game.pk, **_written(access, result, seat)}
-        return Response(body_out, status=status.HTTP_201_CREATED, headers={"Location": f"{result.game.pk}"})
+        return open_game(request)
+
+
+def open_game(
+    request: Request,
+    *,
+    context: Mapping[str, Any] | None = None,
+    after_create: Callable[[Any], None] | None = None,
+) -> Response:
+    """Create a game from a ``GameCreateSerializer`` body; the league's club endpoint
+    reuses this with ``after_create`` linking the game to the club."""
+    _require_user(request)
+    body = GameCreateSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    data = body.validated_data
+    try:
+        ruleset = engine.get_ruleset(data["preset"], **data["options"])
+    except engine.InvalidRuleSet as exc:
+        raise ApiError("invalid_ruleset", str(exc)) from None
+    seats = [services.SeatSpec(s.get("name"), s.get("user"), s.get("bot")) for s in data["seats"]]
+    try:
+        result = services.create_game(
+            ruleset=ruleset,
+            mode=data["mode"],
+            seats=seats,
+            first_dealer=data["first_dealer"],
+            stake=Fraction(data["stake"]),
+            owner=request.user,
+            source=_source(request),
+            idempotency_key=_idempotency_key(request),
+            context=context,
+            after_create=after_create,
+        )
+    except services.StoreError as exc:
+        raise _store_error(exc) from None
+    access = access_game_by_id(request.user, result.game.pk, for_action="read")
+    seat = access.view_seat(None, result.state.to_move)
+    body_out = {"id": result.game.pk, **_written(access, result, seat)}
+    return Response(body_out, status=status.HTTP_201_CREATED, headers={"Location": f"{result.game.pk}"})
 
 
 class GameDetailView(ApiView):
     @extend_schema(
         operation_id="games_retrieve",
         parameters=[SEAT_PARAMETER],
-        responses={200: GameStateSerializer, **_errors(404)},
+        responses={200: GameStateSerializer, **error_responses(404)},
         summary="The game as the caller may see it",
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -186,7 +192,7 @@ class GameEventsView(ApiView):
             OpenApiParameter("after", int, OpenApiParameter.QUERY, description="Events with seq > after"),
             SEAT_PARAMETER,
         ],
-        responses={200: EventListSerializer, **_errors(400, 404)},
+        responses={200: EventListSerializer, **error_responses(400, 404)},
         summary="The game's event log, redacted for the caller",
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -208,7 +214,7 @@ class GameCommandView(ApiView):
         responses={
             201: CommandResultSerializer,
             409: OpenApiResponse(VersionConflictSerializer, description="expected_version is stale"),
-            **_errors(400, 401, 403, 404, 413, 422),
+            **error_responses(400, 401, 403, 404, 413, 422),
         },
         summary="Submit a command at an expected version",
     )
@@ -249,7 +255,7 @@ class GameCommandView(ApiView):
 class GameExportView(ApiView):
     @extend_schema(
         operation_id="games_export",
-        responses={200: ExportSerializer, **_errors(403, 404)},
+        responses={200: ExportSerializer, **error_responses(403, 404)},
         summary="The whole log (once the game is over, or a physical game to its recorders)",
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -267,7 +273,7 @@ class GameImportView(ApiView):
         responses={
             201: GameCreatedSerializer,
             400: OpenApiResponse(InvalidLogSerializer, description="invalid_log names the first bad event"),
-            **_errors(401, 413, 422),
+            **error_responses(401, 413, 422),
         },
         summary="Store an exported log as a new game (the caller owns it)",
     )
@@ -299,7 +305,7 @@ class TokenView(ObtainAuthToken):
     @extend_schema(
         operation_id="auth_token",
         request=TokenRequestSerializer,
-        responses={200: TokenSerializer, **_errors(400)},
+        responses={200: TokenSerializer, **error_responses(400)},
         summary="Exchange a username and password for an API token",
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -53,3 +53,20 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.role} of {self.club}"
+
+
+class ClubGame(models.Model):
+    """A game played under a club: its directors and scorekeepers may record it.
+
+    The link lives here, not on the game, so that the league depends on the games app
+    and never the other way round."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="club_games")
+    game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="club_link")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club} — game {self.game_id}"

@@ -12,7 +12,6 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("league", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -41,16 +40,6 @@ class Migration(migrations.Migration):
                 ("creation_key", models.CharField(blank=True, default="", max_length=200)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
                 ("updated_at", models.DateTimeField(auto_now=True)),
-                (
-                    "club",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="games",
-                        to="league.club",
-                    ),
-                ),
                 (
                     "owner",
                     models.ForeignKey(

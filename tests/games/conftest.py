@@ -115,3 +115,22 @@ def a_legal_move(state: Any, seat: int | None = None) -> dict[str, Any]:
     """The first legal command of the seat to move (its own view decides)."""
     seat = state.to_move if seat is None else seat
     return engine.command_to_dict(engine.view(state, seat).legal_commands[0])
+
+
+@pytest.fixture
+def grant_recorder(monkeypatch: pytest.MonkeyPatch) -> Callable[[Any, Any], None]:
+    """Make a user a scorekeeper of one game through games.access's recorder checks,
+    the extension point the league uses for its clubs."""
+    from games import access
+
+    granted: set[tuple[int, int]] = set()
+
+    def check(user_id: int, game: Any) -> bool:
+        return (user_id, game.pk) in granted
+
+    monkeypatch.setattr(access, "_recorder_checks", [*access._recorder_checks, check])
+
+    def grant(user: Any, game: Any) -> None:
+        granted.add((user.pk, game.pk))
+
+    return grant

@@ -11,7 +11,6 @@ from rest_framework.test import APIClient
 
 from games import services, store
 from games.models import Game, GameEvent, Source
-from league.models import Club, Membership
 from tests.games.conftest import a_legal_move, client_for, new_game
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +56,6 @@ def test_creating_a_game_makes_the_caller_its_owner(ann: Any, bob: Any) -> None:
         ({"seats": [{"name": "A"}, {"bot": "genius"}]}, "unknown_bot"),
         ({"seats": [{"name": "A"}, {"user": 424242}]}, "unknown_user"),
         ({"seats": [{"name": "A"}, {"name": "B"}], "stake": "lots"}, "invalid_request"),
-        ({"seats": [{"name": "A"}, {"name": "B"}], "club": 424242}, "unknown_club"),
     ],
 )
 def test_bad_game_bodies_are_400_with_a_code(ann: Any, body: dict[str, Any], code: str) -> None:
@@ -70,15 +68,6 @@ def test_bad_game_bodies_are_400_with_a_code(ann: Any, body: dict[str, Any], cod
 def test_creating_needs_a_signed_in_user() -> None:
     response = APIClient().post(URL, {"seats": [{"name": "A"}, {"name": "B"}]}, format="json")
     assert response.status_code == 401 and response.json()["code"] == "not_authenticated"
-
-
-def test_a_club_game_is_opened_by_the_clubs_staff_only(ann: Any, bob: Any) -> None:
-    club = Club.objects.create(name="Kings", slug="kings")
-    Membership.objects.create(club=club, user=ann, role=Membership.Role.DIRECTOR)
-    body = {"mode": "physical", "seats": [{"name": "A"}, {"name": "B"}], "club": club.pk}
-    assert client_for(bob).post(URL, body, format="json").status_code == 403
-    response = client_for(ann).post(URL, body, format="json")
-    assert response.status_code == 201 and Game.objects.get(pk=response.json()["id"]).club == club
 
 
 def test_token_authentication_and_the_token_endpoint(ann: Any) -> None:
@@ -256,11 +245,11 @@ def test_who_may_act_in_a_digital_game(
         assert response.json()["code"] == code
 
 
-def test_physical_games_are_recorded_by_owner_and_club_scorekeepers(owner: Any, ann: Any, bob: Any) -> None:
-    club = Club.objects.create(name="Kings", slug="kings")
-    Membership.objects.create(club=club, user=bob, role=Membership.Role.SCOREKEEPER)
+def test_physical_games_are_recorded_by_owner_and_scorekeepers(
+    owner: Any, ann: Any, bob: Any, grant_recorder: Any
+) -> None:
     game = new_game(owner, [services.SeatSpec(user_id=ann.pk), services.SeatSpec("Bo")], mode="physical").game
-    Game.objects.filter(pk=game.pk).update(club=club)
+    grant_recorder(bob, game)
     deal = {"type": "DealHand", "upcard": "7H"}
     refused = post_command(client_for(ann), game.pk, 1, deal)
     assert refused.status_code == 403 and refused.json()["code"] == "recorder_only"

@@ -1,5 +1,5 @@
 """Hidden information: no endpoint shows a viewer another seat's cards or the stock
-order before the showdown, whoever asks (seat players, owner, club scorekeeper,
+order before the showdown, whoever asks (seat players, owner, scorekeeper,
 strangers, anonymous)."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from rest_framework.test import APIClient
 from engine.cards import ALL_CARDS, mask_to_cards
 from games import services, store
 from games.models import Game
-from league.models import Club, Membership
 from tests.games.conftest import client_for, new_game
 
 pytestmark = pytest.mark.django_db
@@ -50,12 +49,12 @@ def hidden_from(game_id: int, seat: int | None) -> set[str]:
 
 
 @pytest.fixture
-def table(duel: services.SubmitResult, owner: Any, ann: Any, bob: Any, make_user: Any) -> dict[str, Any]:
+def table(
+    duel: services.SubmitResult, owner: Any, ann: Any, bob: Any, make_user: Any, grant_recorder: Any
+) -> dict[str, Any]:
     """The duel after ann drew from the stock (a secret card) and is to discard."""
-    club = Club.objects.create(name="Kings", slug="kings")
     scorekeeper = make_user("sk")
-    Membership.objects.create(club=club, user=scorekeeper, role=Membership.Role.SCOREKEEPER)
-    Game.objects.filter(pk=duel.game.pk).update(club=club)
+    grant_recorder(scorekeeper, duel.game)
     services.submit_command(
         game_id=duel.game.pk,
         command={"type": "DrawFromStock", "seat": 0},
