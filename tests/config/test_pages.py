@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
 from league.models import Club, Membership, Player
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # seed_demo sets eleven passwords; the production hasher takes a third of a second each.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.mark.django_db
@@ -36,10 +44,34 @@ def test_seed_demo_creates_a_club_players_and_logins(
 
 
 @pytest.mark.django_db
+def test_seed_demo_shows_games_of_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    """A finished bot game, a digital game waiting for Alice, a physical game recorded
+    by the club's scorekeeper; seeding again opens no new game."""
+    from games import store
+    from games.models import Game
+    from league.models import ClubGame
+
+    call_command("seed_demo", password="demo-pass-123")
+    exhibition, table, recorded = Game.objects.order_by("id")
+    assert (exhibition.mode, exhibition.status) == ("digital", "finished")
+    assert (table.mode, table.status) == ("digital", "playing")
+    assert [seat["name"] for seat in table.seats] == ["Alice", "Greedy bot", "Random bot"]
+    assert store.load_state(table).to_move == 0  # the bots have played up to Alice
+    assert (recorded.mode, recorded.status, recorded.version) == ("physical", "finished", 6)
+    assert ClubGame.objects.get(game=recorded).club.slug == "riverside"
+
+    call_command("seed_demo", password="demo-pass-123")
+    assert Game.objects.count() == 3
+    out = capsys.readouterr().out
+    assert f"http://127.0.0.1:8000/api/v1/games/{table.pk}" in out
+
+
+@pytest.mark.django_db
 def test_seed_demo_is_idempotent() -> None:
     call_command("seed_demo", password="a-first-password")
     call_command("seed_demo", password="a-second-password")
     assert Club.objects.count() == 1
+    assert get_user_model().objects.get(username="alice").check_password("a-second-password")
     assert Player.objects.count() == 8
 
 

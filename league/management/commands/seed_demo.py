@@ -9,6 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from games.models import Game
+from league.demo_games import seed_demo_games
 from league.models import Club, Membership, Player
 
 DEMO_CLUB = ("Riverside Knock Rummy Club", "riverside")
@@ -22,9 +24,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--password", help="password for the demo logins (default: a new random one)")
 
-    @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         password = options["password"] or secrets.token_urlsafe(9)
+        # People first, in one transaction; the games after it, each in its own, so
+        # that their side effects (bot turns) are dispatched as each commits.
+        with transaction.atomic():
+            club, admin, scorekeeper, players = self._people(password)
+        games = seed_demo_games(club=club, owner=admin, scorekeeper=scorekeeper, players=players)
+        self._report(club, games, password)
+
+    def _people(self, password: str) -> tuple[Club, Any, Any, dict[str, Any]]:
         user_model = get_user_model()
         club, _ = Club.objects.get_or_create(slug=DEMO_CLUB[1], defaults={"name": DEMO_CLUB[0]})
 
@@ -40,14 +49,25 @@ class Command(BaseCommand):
             user.save()
             Membership.objects.get_or_create(club=club, user=user, role=role)
 
+        players = {}
         for name in DEMO_PLAYERS:
             user, _ = user_model.objects.get_or_create(username=name.lower())
             user.set_password(password)
             user.save()
+            players[name] = user
             Player.objects.update_or_create(club=club, name=name, defaults={"user": user})
             Membership.objects.get_or_create(club=club, user=user, role=Membership.Role.PLAYER)
 
+        return club, admin, user_model.objects.get(username="scorekeeper"), players
+
+    def _report(self, club: Club, games: list[Game], password: str) -> None:
         self.stdout.write(self.style.SUCCESS(f"Demo club: {club.name} ({club.players.count()} players)"))
+        for game in games:
+            names = ", ".join(seat["name"] for seat in game.seats)
+            self.stdout.write(
+                f"Game {game.pk}: {game.mode}, {game.status}, {game.version} events ({names}) "
+                f"— http://127.0.0.1:8000/api/v1/games/{game.pk}"
+            )
         self.stdout.write(f"Admin login:  admin / {password}   (http://127.0.0.1:8000/admin/)")
         self.stdout.write(
             f"Other logins: director, scorekeeper, {', '.join(n.lower() for n in DEMO_PLAYERS)} / {password}"
