@@ -95,6 +95,13 @@ def access_game_by_id(user: Any, game_id: int, *, for_action: Action) -> GameAcc
     game = Game.objects.defer("snapshot").filter(pk=game_id).first()
     if game is None:
         raise ApiError("not_found", f"there is no game {game_id}", status.HTTP_404_NOT_FOUND)
+    return access_for(user, game, for_action=for_action)
+
+
+def access_for(user: Any, game: Game, *, for_action: Action) -> GameAccess:
+    """The caller's access to ``game`` (already loaded — the command path checks the row
+    it has locked) for ``for_action``; raises the API's 401 or 403 error when it has
+    none. :func:`access_game_by_id` is this plus fetching the game (and its 404)."""
     authenticated = bool(user is not None and user.is_authenticated)
     user_id = user.pk if authenticated else None
     is_owner = authenticated and game.owner_id == user_id

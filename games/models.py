@@ -29,9 +29,10 @@ class Source(models.TextChoices):
 
 
 class Game(models.Model):
-    """One event stream. ``version`` is the number of events in it; ``status`` and
-    ``snapshot`` (the engine state's ``to_dict()`` at ``version``) are a disposable read
-    model written with every append and checked by ``manage.py verify_games``."""
+    """One event stream. ``version`` is the number of events in it; ``status`` (written
+    with every append) and ``snapshot`` (the engine state's ``to_dict()``, which names
+    its version: written every ``services.SNAPSHOT_EVERY`` versions and when the game
+    ends) are a disposable read model checked by ``manage.py verify_games``."""
 
     # Identifies the stream in process caches: ids can be reused after a rollback (SQLite).
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)

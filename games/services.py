@@ -1,10 +1,11 @@
 """The one write path of the event store: create, submit, import, and bot turns.
 
-Every write runs in one transaction: lock the game row, recognise a retried
-idempotency key (return the original result, write nothing), check the expected
-version (a stale one is a :class:`VersionConflict`, checked before anything is
-written), load the state, ``engine.decide``, then update the game, write outbox rows
-and append the events (positions last, see :mod:`games.store`).
+Every write runs in one transaction: lock the game row (and, for the API, check the
+caller's permission on it), recognise a retried idempotency key (return the original
+result, write nothing), check the expected version (a stale one is a
+:class:`VersionConflict`, checked before anything is written), load the state,
+``engine.decide``, then write outbox rows, update the game and append the events
+(positions last, see :mod:`games.store`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
 
 import engine
 from engine import Event, GameState, IllegalMove
@@ -38,6 +38,9 @@ MAX_AUTO_DEALS = 8
 # Bot moves one play_bot_turn task makes before handing over to a fresh task.
 BOT_MOVES_PER_TASK = 500
 FINAL_STATUSES = ("finished", "abandoned")
+# Game.snapshot (read by verify_games only) is written when a write crosses a multiple
+# of this many versions, and when the game ends; it records the version it is at.
+SNAPSHOT_EVERY = 32
 
 
 class StoreError(Exception):
@@ -228,36 +231,36 @@ def submit_command(
     source: str,
     expected_version: int,
     idempotency_key: str | None = None,
+    authorize: Callable[[Game], None] | None = None,
 ) -> SubmitResult:
     """Decide ``command`` against the game at ``expected_version`` and append its events.
+
+    ``authorize`` (the API's permission check) gets the game row once it is locked and
+    raises to refuse; it runs before anything else is looked at, so a refused caller
+    learns nothing about keys or versions and nothing is written.
 
     Raises ``IllegalMove`` (malformed or against the rules), :class:`GameNotFound`,
     :class:`VersionConflict` or :class:`IdempotencyKeyReused`; none of them writes.
     """
     parsed = engine.command_from_dict(command)
-    if isinstance(parsed, engine.StartGame):
-        raise IllegalMove("StartGame opens a new game: POST /api/v1/games", "unexpected_command")
     key = idempotency_key or new_idempotency_key()
     digest = command_digest(engine.command_to_dict(parsed), _actor_id(actor))
     with transaction.atomic():
-        key_used = Exists(GameEvent.objects.filter(game=OuterRef("pk"), idempotency_key=key))
-        game = (
-            Game.objects.select_for_update()
-            .defer("snapshot")
-            .annotate(key_used=key_used)
-            .filter(pk=game_id)
-            .first()
-        )
+        game, key_used, tail = store.lock_game(game_id, key)
         if game is None:
             raise GameNotFound(f"there is no game {game_id}")
-        if game.key_used:
+        if authorize is not None:
+            authorize(game)
+        if isinstance(parsed, engine.StartGame):
+            raise IllegalMove("StartGame opens a new game: POST /api/v1/games", "unexpected_command")
+        if key_used:
             rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
             return _replayed(game, rows, digest)
         if expected_version != game.version:
             raise VersionConflict(
                 game_id=game.pk, expected_version=expected_version, current_version=game.version
             )
-        state = store.load_state(game)
+        state = store.load_state(game, tail=tail)
         if state.mode == Mode.DIGITAL and isinstance(parsed, engine.DealHand) and source != Source.SYSTEM:
             raise IllegalMove("digital games are dealt by the system", "dealt_by_system")
         items = [(event, actor, source) for event in engine.decide(state, parsed)]
@@ -300,19 +303,23 @@ def _append(
         raise store.CorruptStream(f"game {game.pk}: version {game.version} + {len(items)} != {state.version}")
     rows = store.new_rows(game, items, command_key=key, command_digest=digest, first_seq=game.version + 1)
 
+    fields = ["version", "status"]
+    if state.status in FINAL_STATUSES or state.version // SNAPSHOT_EVERY > game.version // SNAPSHOT_EVERY:
+        game.snapshot = state.to_dict()
+        fields.append("snapshot")
     game.version = state.version
     game.status = state.status
-    game.snapshot = state.to_dict()
     for event, _, _ in items:
         if isinstance(event, engine.SeatReplaced):
             game.seats[event.seat] = {"name": event.name, "bot": event.bot, "user": None}
-    game.save(update_fields=["version", "status", "snapshot", "seats", "updated_at"])
+            if "seats" not in fields:
+                fields.append("seats")
 
-    uid, final = game.uid, state
-    transaction.on_commit(lambda: store.state_cache.put(uid, final))
+    uid, game_id, final = game.uid, game.pk, state
+    transaction.on_commit(lambda: store.state_cache.put(uid, final, game_id))
     if bot_to_move(state):
         outbox.enqueue([(outbox.PLAY_BOT_TURN, {"game_id": game.pk, "expected_version": state.version})])
-    store.insert_events(rows)
+    store.write_game_and_events(game, rows, fields=fields)
     return SubmitResult(game, state.version, rows, state, state_before)
 
 

@@ -12,7 +12,8 @@
 3. The same database, the eventsourcing library's PostgresApplicationRecorder: appends
    of one event per call by as many threads, each to its own aggregate (the reference
    append rate; pip install "eventsourcing[postgres]").
-4. Verifies every game's log replays to its snapshot (manage.py verify_games), that
+4. Verifies every game's log replays (manage.py verify_games: version, status, and the
+   snapshot at the version it names), that
    each game's seq runs 1..n and that global positions are 1..N without gap or duplicate.
 """
 

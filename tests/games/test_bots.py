@@ -150,7 +150,7 @@ def test_a_real_celery_worker_plays_the_bot_turn(
     game = Game.objects.get(pk=created.game.pk)
     while time.monotonic() < deadline:
         game.refresh_from_db()
-        if game.version > created.version and game.snapshot.get("to_move") != 1:
+        if game.version > created.version and store.load_state(game, use_cache=False).to_move != 1:
             break
         time.sleep(0.2)
     else:

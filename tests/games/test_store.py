@@ -68,7 +68,31 @@ def test_the_state_the_service_returns_equals_the_replay_of_the_stored_log(
         state = result.state
         assert state == stored_state(duel.game.pk)
     game = Game.objects.get(pk=duel.game.pk)
-    assert game.snapshot == json.loads(json.dumps(stored_state(duel.game.pk).to_dict()))
+    at = game.snapshot["version"]  # written every SNAPSHOT_EVERY versions (40 moves cross one)
+    assert 0 < at <= game.version and at // services.SNAPSHOT_EVERY == game.version // services.SNAPSHOT_EVERY
+    assert game.snapshot == json.loads(json.dumps(store.state_at(game, at).to_dict()))
+
+
+def test_the_snapshot_is_written_every_so_many_versions_and_when_the_game_ends(
+    duel: services.SubmitResult, owner: Any, ann: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(services, "SNAPSHOT_EVERY", 4)
+    state, written = duel.state, {}
+    assert Game.objects.get(pk=duel.game.pk).snapshot == {}  # version 2: none yet
+    while state.version < 11:
+        actor = ann if state.to_move == 0 else bob
+        state = play(duel.game.pk, actor, a_legal_move(state)).state
+        written[state.version] = Game.objects.get(pk=duel.game.pk).snapshot.get("version")
+    # each write that reaches a new multiple of 4 stores the state it ends at
+    crossed = {v: v for v in written if v // 4 > (v - 1) // 4}
+    assert {v: at for v, at in written.items() if at == v} == crossed
+    assert all(at == max([c for c in crossed if c <= v], default=None) for v, at in written.items())
+    seats = Game.objects.get(pk=duel.game.pk).seats
+    play(duel.game.pk, owner, {"type": "AbandonGame", "reason": "rain"})
+    game = Game.objects.get(pk=duel.game.pk)
+    assert game.snapshot["version"] == game.version and game.snapshot["status"] == "abandoned"
+    assert game.snapshot == json.loads(json.dumps(store.state_at(game, game.version).to_dict()))
+    assert game.seats == seats
 
 
 def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(
@@ -240,3 +264,91 @@ def test_unknown_bots_and_users_are_refused_before_anything_is_written(owner: An
 def test_a_replaced_seat_loses_its_user(duel: services.SubmitResult, owner: Any) -> None:
     play(duel.game.pk, owner, {"type": "ReplaceSeat", "seat": 1, "name": "Sub", "bot": None})
     assert Game.objects.get(pk=duel.game.pk).seats[1] == {"name": "Sub", "bot": None, "user": None}
+
+
+def test_a_write_on_a_stale_cached_state_reads_the_missing_events_with_the_row_lock(
+    duel: services.SubmitResult, ann: Any, bob: Any, django_assert_num_queries: Any
+) -> None:
+    game = Game.objects.get(pk=duel.game.pk)
+    state = duel.state
+    for _ in range(3):  # another process wrote these: this one's cache stays at version 2
+        state = play(game.pk, ann if state.to_move == 0 else bob, a_legal_move(state)).state
+    store.state_cache.clear()
+    store.state_cache.put(game.uid, duel.state, game.pk)
+    move, actor = a_legal_move(state), ann if state.to_move == 0 else bob
+    # savepoint, then PostgreSQL: lock + key + the events after version 2 in one round
+    # trip, write in one; SQLite: lock + key, the events after version 2, update, top, insert
+    with django_assert_num_queries(4 if connection.vendor == "postgresql" else 7):
+        result = services.submit_command(
+            game_id=game.pk, command=move, actor=actor, source=Source.API, expected_version=state.version
+        )
+    assert result.state_before == state and result.state == stored_state(game.pk)
+
+
+def test_quotes_and_backslashes_in_keys_and_payloads_are_stored_as_sent(
+    duel: services.SubmitResult, owner: Any
+) -> None:
+    name = 'O\'Brien \\ "Sub"; DROP TABLE games_game; --'
+    key = "it's \\ a key; --"
+    result = play(
+        duel.game.pk,
+        owner,
+        {"type": "ReplaceSeat", "seat": 1, "name": name, "bot": None},
+        idempotency_key=key,
+    )
+    game = Game.objects.get(pk=duel.game.pk)
+    assert game.seats[1] == {"name": name, "bot": None, "user": None}
+    row = GameEvent.objects.get(game=game, idempotency_key=key)
+    assert row.data["name"] == name and row.command_key == key and row.pk == result.events[0].pk
+    assert row.position == result.events[0].position
+    again = play(
+        duel.game.pk,
+        owner,
+        {"type": "ReplaceSeat", "seat": 1, "name": name, "bot": None},
+        idempotency_key=key,
+        expected_version=result.version - 1,
+    )
+    assert again.replayed and [e.pk for e in again.events] == [e.pk for e in result.events]
+
+
+def test_authorize_sees_the_locked_row_and_a_refusal_writes_nothing(
+    duel: services.SubmitResult, ann: Any
+) -> None:
+    seen: list[Any] = []
+
+    def refuse(game: Game) -> None:
+        seen.append((game.pk, game.version, game.seats, game.owner_id))
+        raise PermissionError("no")
+
+    with pytest.raises(PermissionError):
+        play(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, authorize=refuse)
+    game = Game.objects.get(pk=duel.game.pk)
+    assert seen == [(game.pk, 2, game.seats, game.owner_id)]
+    assert game.version == 2 and GameEvent.objects.filter(game=game).count() == 2
+    # refused before the key is looked at: a retry of an earlier write is refused too
+    play(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, idempotency_key="k1")
+    with pytest.raises(PermissionError):
+        play(
+            duel.game.pk,
+            ann,
+            {"type": "DrawFromStock", "seat": 0},
+            idempotency_key="k1",
+            expected_version=2,
+            authorize=refuse,
+        )
+
+
+def test_start_game_is_not_a_command_for_an_existing_game(duel: services.SubmitResult, ann: Any) -> None:
+    from fractions import Fraction
+
+    start = engine.StartGame(
+        ruleset=engine.get_ruleset("knock-rummy"),
+        seats=(engine.Seat("A", None), engine.Seat("B", None)),
+        mode="digital",
+        first_dealer=0,
+        stake=Fraction(0),
+    )
+    with pytest.raises(engine.IllegalMove) as caught:
+        play(duel.game.pk, ann, engine.command_to_dict(start))
+    assert caught.value.code == "unexpected_command"
+    assert Game.objects.get(pk=duel.game.pk).version == 2

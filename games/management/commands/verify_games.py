@@ -18,16 +18,24 @@ def verify_game(game: Game) -> list[str]:
     seqs = [row.seq for row in rows]
     if seqs != list(range(1, len(rows) + 1)):
         return [f"seq is not 1..{len(rows)} without gaps"]
-    try:
-        state = store.fold(None, store.to_engine(rows))
-    except (EngineError, ValueError, TypeError, KeyError, IndexError) as exc:
-        return [f"the log no longer replays: {exc}"]
+    # The snapshot is written every SNAPSHOT_EVERY versions and when the game ends, and
+    # says which version it is at: compare it with the replay at that version.
+    snapshot = game.snapshot or None
+    at = snapshot.get("version") if isinstance(snapshot, dict) else None
     problems = []
+    if snapshot is not None and (not isinstance(at, int) or not 0 < at <= len(rows)):
+        problems.append(f"the cached snapshot names version {at!r}, the log has {len(rows)} events")
+        snapshot = None
+    try:
+        state = store.fold(None, store.to_engine(rows[:at] if snapshot is not None else ()))
+        if snapshot is not None and (state is None or snapshot != json.loads(json.dumps(state.to_dict()))):
+            problems.append(f"the cached snapshot at version {at} differs from the replay")
+        state = store.fold(state, store.to_engine(rows[at:] if snapshot is not None else rows))
+    except (EngineError, ValueError, TypeError, KeyError, IndexError) as exc:
+        return [*problems, f"the log no longer replays: {exc}"]
     if state is None or state.version != game.version:
         found = state.version if state else 0
         problems.append(f"the log replays to version {found}, the game says {game.version}")
-    elif game.snapshot != json.loads(json.dumps(state.to_dict())):
-        problems.append(f"the cached snapshot at version {game.version} differs from the replay")
     elif game.status != state.status:
         problems.append(f"status {game.status!r} differs from the replay's {state.status!r}")
     cached = store.state_cache.get(game.uid)
