@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from engine import scoring
 from engine.errors import IllegalMove
 from engine.rules import RuleSet
 from engine.state import AWAITING_DEAL, GameState, MatchResult
@@ -160,94 +161,5 @@ def score_counts(
             f"{ruleset.knock_max_deadwood}",
             "deadwood_too_high_to_knock",
         )
-    if ruleset.scoring == "cumulative":
-        points = {s: Fraction(n if n else -ruleset.zero_deadwood_bonus) for s, n in deadwood.items()}
-        low = min(deadwood.values())
-        winners = tuple(s for s, n in deadwood.items() if n == low)
-        return (
-            "no_knock" if knocker is None else "knock",
-            points,
-            winners,
-            tuple(s for s, n in deadwood.items() if n == 0),
-        )
-    if ruleset.scoring == "gin":
-        assert knocker is not None
-        return _gin_counts(ruleset, deadwood, knocker)
-    return _settle_counts(ruleset, deadwood, knocker)
-
-
-def _settle_counts(
-    ruleset: RuleSet, deadwood: Mapping[int, int], knocker: int | None
-) -> tuple[str, dict[int, Fraction], tuple[int, ...], tuple[int, ...]]:
-    points = {s: ZERO for s in deadwood}
-    if knocker is not None and deadwood[knocker] == 0:
-        for s, n in deadwood.items():
-            if s != knocker:
-                points[s] -= n + ruleset.rum_bonus
-                points[knocker] += n + ruleset.rum_bonus
-        return "rum", points, (knocker,), (knocker,)
-    low = min(deadwood.values())
-    winners = [s for s, n in deadwood.items() if n == low]
-    tied = knocker in winners and len(winners) > 1
-    if tied:
-        winners = [s for s in winners if s != knocker]
-    any_rum = knocker is not None and low == 0 and ruleset.rum_bonus_for == "any_player"
-    bonus = ruleset.rum_bonus if any_rum else 0
-    pot = ZERO
-    for s, n in deadwood.items():
-        if s in winners or (tied and s == knocker):
-            continue
-        pays = n - low + bonus
-        if s == knocker:
-            if ruleset.knocker_loss == "penalty":
-                pays += ruleset.knocker_penalty
-            elif ruleset.knocker_loss == "double":
-                pays += n - low
-            else:
-                for other, other_n in deadwood.items():
-                    if other != knocker and other_n < n:
-                        points[other] += ruleset.knocker_penalty
-                        points[knocker] -= ruleset.knocker_penalty
-        points[s] -= pays
-        pot += pays
-    for s in winners:
-        points[s] += pot / len(winners)
-    if knocker is None:
-        outcome = "no_knock"
-    elif tied:
-        outcome = "knock_tied"
-    else:
-        outcome = "knock_won" if winners == [knocker] else "knock_lost"
-    return outcome, points, tuple(winners), tuple(winners) if any_rum else ()
-
-
-def _gin_counts(
-    ruleset: RuleSet, deadwood: Mapping[int, int], knocker: int
-) -> tuple[str, dict[int, Fraction], tuple[int, ...], tuple[int, ...]]:
-    seats = list(deadwood)
-    start = seats.index(knocker)
-    opponents = seats[start + 1 :] + seats[:start]
-    mine = deadwood[knocker]
-    points = {s: ZERO for s in seats}
-    results = []
-    for s in opponents:
-        n = deadwood[s]
-        if mine == 0:
-            points[knocker] += n + ruleset.gin_bonus
-            results.append("gin")
-        elif n < mine or (n == mine and ruleset.undercut_on_tie):
-            points[s] += mine - n + ruleset.undercut_bonus
-            results.append("undercut")
-        elif n == mine:
-            results.append("tie")
-        else:
-            points[knocker] += n - mine
-            results.append("knock")
-    if mine == 0:
-        outcome = "gin"
-    elif "undercut" in results:
-        outcome = "undercut"
-    else:
-        outcome = "knock" if "knock" in results else "tie"
-    winners = tuple(s for s in [knocker, *opponents] if points[s] > 0)
-    return outcome, points, winners, (knocker,) if mine == 0 else ()
+    counted = scoring.score_counts(ruleset, deadwood, knocker)
+    return counted.outcome, counted.points, counted.winners, counted.rum_seats

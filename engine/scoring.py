@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.arrangement import Arrangement, best_arrangement
 from engine.cards import Card
@@ -41,7 +41,7 @@ from engine.layoffs import Layoff, best_defence
 from engine.melds import Meld
 from engine.rules import InvalidRuleSet, RuleSet
 
-__all__ = ["Showdown", "score_showdown"]
+__all__ = ["CountedHand", "Showdown", "score_counts", "score_showdown"]
 
 
 @dataclass(frozen=True)
@@ -148,12 +148,55 @@ def score_showdown(
             f"{ruleset.preset} allows at most {limit}",
             code="deadwood_too_high_to_knock",
         )
+    layoffs: dict[int, tuple[Layoff, ...]] = {seat: () for seat in cards}
+    if ruleset.scoring == "gin":
+        assert knocker is not None  # _validate rejects a gin showdown without a knock
+        _lay_off(ruleset, cards, arrangements, deadwood, layoffs, knocker)
+    counted = score_counts(ruleset, deadwood, knocker)
     if ruleset.scoring == "settlement":
-        return _settle(ruleset, arrangements, deadwood, knocker)
+        assert sum(counted.points.values()) == 0, f"settlement must be zero-sum: {counted.points}"
+    return Showdown(
+        knocker=knocker,
+        outcome=counted.outcome,
+        deadwood=deadwood,
+        points=counted.points,
+        arrangements=arrangements,
+        winners=counted.winners,
+        rum_seats=counted.rum_seats,
+        layoffs=layoffs,
+        pair_results=counted.pair_results,
+    )
+
+
+class CountedHand(NamedTuple):
+    """A hand scored from deadwood counts alone (see :func:`score_counts`)."""
+
+    outcome: str
+    points: dict[int, Fraction]
+    winners: tuple[int, ...]
+    rum_seats: tuple[int, ...]
+    pair_results: dict[int, str]
+
+
+def score_counts(ruleset: RuleSet, deadwood: Mapping[int, int], knocker: int | None) -> CountedHand:
+    """Score a hand from each seat's deadwood count (seats in turn order; gin counts are
+    after layoffs): the scoring rules of :func:`score_showdown` once the hands are
+    counted. The physical quick path uses it for announced, unverified counts.
+
+    >>> from engine.rules import get_ruleset
+    >>> counted = score_counts(get_ruleset("knock-rummy"), {0: 12, 1: 28, 2: 21, 3: 10}, 0)
+    >>> counted.outcome, [str(p) for p in counted.points.values()], counted.winners
+    ('knock_lost', ['-12', '-18', '-11', '41'], (3,))
+    """
+    if ruleset.scoring == "settlement":
+        return _settle(ruleset, deadwood, knocker)
     if ruleset.scoring == "cumulative":
-        return _cumulative(ruleset, arrangements, deadwood, knocker)
-    assert knocker is not None  # _validate rejects a gin showdown without a knock
-    return _gin(ruleset, cards, arrangements, deadwood, knocker)
+        return _cumulative(ruleset, deadwood, knocker)
+    if knocker is None:
+        raise InvalidShowdown(
+            "in gin a hand without a knock is void and is dealt again, not scored", code="void_hand"
+        )
+    return _gin(ruleset, deadwood, knocker)
 
 
 def _declared_arrangement(held: tuple[Card, ...], melds: Sequence[Meld], seat: int) -> Arrangement:
@@ -231,12 +274,7 @@ def _validate(
     return cards
 
 
-def _settle(
-    ruleset: RuleSet,
-    arrangements: dict[int, Arrangement],
-    deadwood: dict[int, int],
-    knocker: int | None,
-) -> Showdown:
+def _settle(ruleset: RuleSet, deadwood: Mapping[int, int], knocker: int | None) -> CountedHand:
     """RULES.md §3: the losers pay the winners, who share equally."""
     points = {seat: Fraction(0) for seat in deadwood}
     if knocker is not None and deadwood[knocker] == 0:
@@ -245,7 +283,7 @@ def _settle(
             if seat != knocker:
                 points[seat] -= count + ruleset.rum_bonus
                 points[knocker] += count + ruleset.rum_bonus
-        return _settled(knocker, "rum", deadwood, points, arrangements, (knocker,), (knocker,))
+        return CountedHand("rum", points, (knocker,), (knocker,), {})
 
     low = min(deadwood.values())
     winners = [seat for seat, count in deadwood.items() if count == low]
@@ -287,83 +325,64 @@ def _settle(
         outcome = "knock_won"
     else:
         outcome = "knock_lost"
-    rum_seats = tuple(winners) if any_rum else ()
-    return _settled(knocker, outcome, deadwood, points, arrangements, tuple(winners), rum_seats)
+    return CountedHand(outcome, points, tuple(winners), tuple(winners) if any_rum else (), {})
 
 
-def _settled(
-    knocker: int | None,
-    outcome: str,
-    deadwood: dict[int, int],
-    points: dict[int, Fraction],
-    arrangements: dict[int, Arrangement],
-    winners: tuple[int, ...],
-    rum_seats: tuple[int, ...],
-) -> Showdown:
-    assert sum(points.values()) == 0, f"settlement must be zero-sum: {points}"
-    return Showdown(
-        knocker=knocker,
-        outcome=outcome,
-        deadwood=deadwood,
-        points=points,
-        arrangements=arrangements,
-        winners=winners,
-        rum_seats=rum_seats,
-        layoffs={seat: () for seat in deadwood},
-    )
-
-
-def _cumulative(
-    ruleset: RuleSet,
-    arrangements: dict[int, Arrangement],
-    deadwood: dict[int, int],
-    knocker: int | None,
-) -> Showdown:
+def _cumulative(ruleset: RuleSet, deadwood: Mapping[int, int], knocker: int | None) -> CountedHand:
     """RULES.md §4, one hand: deadwood is added; no deadwood subtracts the bonus."""
     points = {
         seat: Fraction(count if count else -ruleset.zero_deadwood_bonus) for seat, count in deadwood.items()
     }
     low = min(deadwood.values())
-    return Showdown(
-        knocker=knocker,
-        outcome="no_knock" if knocker is None else "knock",
-        deadwood=deadwood,
-        points=points,
-        arrangements=arrangements,
-        winners=tuple(seat for seat, count in deadwood.items() if count == low),
-        rum_seats=tuple(seat for seat, count in deadwood.items() if count == 0),
-        layoffs={seat: () for seat in deadwood},
+    return CountedHand(
+        "no_knock" if knocker is None else "knock",
+        points,
+        tuple(seat for seat, count in deadwood.items() if count == low),
+        tuple(seat for seat, count in deadwood.items() if count == 0),
+        {},
     )
 
 
-def _gin(
+def _opponents(seats: list[int], knocker: int) -> list[int]:
+    """The knocker's opponents in turn order from the knocker's left."""
+    start = seats.index(knocker)
+    return seats[start + 1 :] + seats[:start]
+
+
+def _lay_off(
     ruleset: RuleSet,
     cards: dict[int, tuple[Card, ...]],
     arrangements: dict[int, Arrangement],
     deadwood: dict[int, int],
+    layoffs: dict[int, tuple[Layoff, ...]],
     knocker: int,
-) -> Showdown:
-    """RULES.md §5: the knocker against each opponent, opponents in turn order from
-    the knocker's left, each laying off onto the knocker's melds independently."""
-    seats = list(cards)
-    start = seats.index(knocker)
-    opponents = seats[start + 1 :] + seats[:start]
-    knocker_count = deadwood[knocker]
+) -> None:
+    """RULES.md §5: after a knock that is not gin, each opponent lays off onto the
+    knocker's melds independently; their arrangements and deadwood become the ones
+    after layoffs. A gin takes no layoffs."""
+    if deadwood[knocker] == 0:
+        return
     knocker_melds = arrangements[knocker].melds
-    points = {seat: Fraction(0) for seat in seats}
-    layoffs: dict[int, tuple[Layoff, ...]] = {seat: () for seat in seats}
-    results: dict[int, str] = {}
-    for seat in opponents:
-        if knocker_count == 0:
-            # A gin takes no layoffs and cannot be undercut.
-            points[knocker] += deadwood[seat] + ruleset.gin_bonus
-            results[seat] = "gin"
-            continue
+    for seat in _opponents(list(cards), knocker):
         defence = best_defence(cards[seat], knocker_melds, ruleset)
         arrangements[seat] = defence.arrangement
         layoffs[seat] = defence.layoffs
-        count = deadwood[seat] = defence.arrangement.deadwood
-        if count < knocker_count or (count == knocker_count and ruleset.undercut_on_tie):
+        deadwood[seat] = defence.arrangement.deadwood
+
+
+def _gin(ruleset: RuleSet, deadwood: Mapping[int, int], knocker: int) -> CountedHand:
+    """RULES.md §5: the knocker against each opponent (counts after layoffs)."""
+    opponents = _opponents(list(deadwood), knocker)
+    knocker_count = deadwood[knocker]
+    points = {seat: Fraction(0) for seat in deadwood}
+    results: dict[int, str] = {}
+    for seat in opponents:
+        count = deadwood[seat]
+        if knocker_count == 0:
+            # A gin cannot be undercut.
+            points[knocker] += count + ruleset.gin_bonus
+            results[seat] = "gin"
+        elif count < knocker_count or (count == knocker_count and ruleset.undercut_on_tie):
             points[seat] += knocker_count - count + ruleset.undercut_bonus
             results[seat] = "undercut"
         elif count == knocker_count:
@@ -379,14 +398,5 @@ def _gin(
         outcome = "knock"
     else:
         outcome = "tie"
-    return Showdown(
-        knocker=knocker,
-        outcome=outcome,
-        deadwood={seat: deadwood[seat] for seat in seats},
-        points=points,
-        arrangements={seat: arrangements[seat] for seat in seats},
-        winners=tuple(seat for seat in [knocker, *opponents] if points[seat] > 0),
-        rum_seats=(knocker,) if knocker_count == 0 else (),
-        layoffs=layoffs,
-        pair_results={seat: results[seat] for seat in opponents},
-    )
+    winners = tuple(seat for seat in [knocker, *opponents] if points[seat] > 0)
+    return CountedHand(outcome, points, winners, (knocker,) if knocker_count == 0 else (), results)
