@@ -79,3 +79,20 @@ def export_document(game: Game) -> dict[str, Any]:
             for row in game_rows(game)
         ],
     }
+
+
+def recent_games(limit: int = 10) -> list[dict[str, Any]]:
+    """The latest games, newest first, for listings: id, mode, status, preset, version,
+    seat names. Nothing hidden is read (no state, no events)."""
+    games = Game.objects.only("id", "mode", "status", "ruleset", "version", "seats").order_by("-id")[:limit]
+    return [
+        {
+            "id": game.pk,
+            "mode": game.mode,
+            "status": game.status,
+            "preset": game.ruleset.get("preset", ""),
+            "version": game.version,
+            "seats": [seat["name"] for seat in game.seats],
+        }
+        for game in games
+    ]

@@ -4,6 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from engine.rules import PRESETS
+from games.selectors import recent_games
 from league.selectors import clubs_with_player_counts
 
 
@@ -11,5 +12,5 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "home.html",
-        {"clubs": clubs_with_player_counts(), "presets": sorted(PRESETS)},
+        {"clubs": clubs_with_player_counts(), "presets": sorted(PRESETS), "games": recent_games(10)},
     )

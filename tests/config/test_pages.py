@@ -62,6 +62,11 @@ def test_seed_demo_shows_games_of_every_kind(capsys: pytest.CaptureFixture[str])
 
     call_command("seed_demo", password="demo-pass-123")
     assert Game.objects.count() == 3
+
+    home = Client().get("/").content.decode()
+    assert f'href="/api/v1/games/{table.pk}"' in home
+    assert "Alice, Greedy bot, Random bot" in home
+    assert "Bruno, Chiara, Dmitri" in home
     out = capsys.readouterr().out
     assert f"http://127.0.0.1:8000/api/v1/games/{table.pk}" in out
 
