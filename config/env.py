@@ -78,7 +78,7 @@ def parse_database_url(url: str, base_dir: Path) -> dict[str, Any]:
         options = dict(parse_qsl(parts.query))
         conn_max_age = int(options.pop("conn_max_age", "60"))
         return {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "config.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
             "PASSWORD": unquote(parts.password or ""),

@@ -84,10 +84,21 @@ class RuleSet:
     shutout_bonus: int = 100
     match_target: int = 500
     _deal: Mapping[int, int] = field(init=False, repr=False, compare=False, hash=False)
+    # options() of this frozen rule set, computed once (every game view carries it).
+    _options: Mapping[str, Any] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_deal", dict(self.cards_dealt))
         _validate(self)
+        options: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if not f.init or f.name == "preset":
+                continue
+            value = getattr(self, f.name)
+            if f.name == "cards_dealt":
+                value = {str(players): cards for players, cards in value}
+            options[f.name] = value
+        object.__setattr__(self, "_options", options)
 
     @property
     def deck_size(self) -> int:
@@ -102,16 +113,9 @@ class RuleSet:
         return self._deal[players]
 
     def options(self) -> dict[str, Any]:
-        """Every option as plain JSON-ready values (``cards_dealt`` keyed by player count)."""
-        result: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            if f.name in ("preset", "_deal"):
-                continue
-            value = getattr(self, f.name)
-            if f.name == "cards_dealt":
-                value = {str(players): cards for players, cards in value}
-            result[f.name] = value
-        return result
+        """Every option as plain JSON-ready values (``cards_dealt`` keyed by player count);
+        a fresh dict the caller may change."""
+        return {**self._options, "cards_dealt": dict(self._options["cards_dealt"])}
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema_version": SCHEMA_VERSION, "preset": self.preset, "options": self.options()}
@@ -132,7 +136,7 @@ class RuleSet:
 
 
 _OPTION_TYPES: dict[str, Any] = {
-    f.name: f.type for f in dataclasses.fields(RuleSet) if f.name not in ("preset", "_deal")
+    f.name: f.type for f in dataclasses.fields(RuleSet) if f.init and f.name != "preset"
 }
 
 PRESETS: dict[str, dict[str, Any]] = {

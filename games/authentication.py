@@ -1,5 +1,5 @@
 """Token authentication for the game API: DRF's, with the token and its user read by one
-prepared SQL statement instead of an ORM query built anew for every request.
+SQL statement built once instead of an ORM query built anew for every request.
 
 Same contract as ``rest_framework.authentication.TokenAuthentication`` (it is a
 subclass, so ``request.successful_authenticator`` still says "token"): the header
@@ -17,14 +17,18 @@ from django.db import connection, models
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
+DEFERRED_USER_FIELDS = frozenset({"password", "last_login", "date_joined"})
+
 
 @cache
 def _lookup(token_model: type[models.Model]) -> tuple[str, list[models.Field], list[models.Field]]:
     """The statement (for the PostgreSQL connection) and the fields it reads, in order."""
     user_model = get_user_model()
     quote = connection.ops.quote_name
-    token_fields = list(token_model._meta.concrete_fields)
-    user_fields = list(user_model._meta.concrete_fields)
+    # Only what requests use: the rest (password hash, timestamps) stays deferred, so
+    # no datetime is parsed for every request; Django loads a deferred field on access.
+    token_fields = [token_model._meta.pk, token_model._meta.get_field("user")]
+    user_fields = [f for f in user_model._meta.concrete_fields if f.attname not in DEFERRED_USER_FIELDS]
     user_fk = token_model._meta.get_field("user")
     columns = [f"t.{quote(f.column)}" for f in token_fields] + [f"u.{quote(f.column)}" for f in user_fields]
     sql = (

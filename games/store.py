@@ -39,7 +39,8 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.db import connection
 from django.db.models import Exists, Max, OuterRef
@@ -56,18 +57,18 @@ STATE_CACHE_SIZE = 512
 # The columns of the game row a write needs (the rest stay deferred), in model order.
 GAME_FIELDS = ("id", "uid", "mode", "seats", "owner_id", "version", "status")
 EVENT_FIELDS = tuple(f.attname for f in GameEvent._meta.concrete_fields)
-_EVENT_COLUMNS = ", ".join(EVENT_FIELDS)
 # After FOR UPDATE returns, the next two statements take their snapshots: they see every
 # write committed before this transaction got the row (the idempotency key of a retry
 # racing this one, and the events up to the locked row's version).
 LOCK_GAME_SQL = (
     f"SELECT {', '.join(GAME_FIELDS)} FROM games_game WHERE id = %s FOR UPDATE; "
     "SELECT EXISTS (SELECT 1 FROM games_gameevent WHERE game_id = %s AND idempotency_key = %s); "
-    f"SELECT {_EVENT_COLUMNS} FROM games_gameevent WHERE game_id = %s AND seq > %s ORDER BY seq"
+    "SELECT seq, type, schema_version, data FROM games_gameevent WHERE game_id = %s AND seq > %s ORDER BY seq"
 )
 _INSERTED_FIELDS = tuple(name for name in EVENT_FIELDS if name not in ("id", "position"))
-# Every value is cast, so VALUES has the column types even when a column is all NULL.
-_EVENT_CASTS = {
+# The rows travel as one JSON document (one parameter, parsed by PostgreSQL) rather
+# than a dozen bound parameters per event: less work on both sides of the wire.
+_EVENT_TYPES = {
     "game_id": "bigint",
     "seq": "integer",
     "type": "varchar",
@@ -80,13 +81,13 @@ _EVENT_CASTS = {
     "command_digest": "varchar",
     "recorded_at": "timestamptz",
 }
-_EVENT_ROW_SQL = "(%s::integer, " + ", ".join(f"%s::{_EVENT_CASTS[name]}" for name in _INSERTED_FIELDS) + ")"
 _APPEND_SQL = (
     "SELECT pg_advisory_xact_lock(%s); "
     f"INSERT INTO games_gameevent ({', '.join(_INSERTED_FIELDS)}, position) "
     f"SELECT {', '.join('v.' + name for name in _INSERTED_FIELDS)}, top.highest + v.ord "
-    "FROM (VALUES {rows}) AS v(ord, " + ", ".join(_INSERTED_FIELDS) + ") "
-    "CROSS JOIN (SELECT COALESCE(MAX(position), 0) AS highest FROM games_gameevent) AS top "
+    "FROM jsonb_to_recordset(%s::jsonb) AS v(ord integer, "
+    + ", ".join(f"{name} {_EVENT_TYPES[name]}" for name in _INSERTED_FIELDS)
+    + ") CROSS JOIN (SELECT COALESCE(MAX(position), 0) AS highest FROM games_gameevent) AS top "
     "RETURNING seq, id, position"
 )
 
@@ -157,7 +158,7 @@ class StateCache:
 state_cache = StateCache()
 
 
-def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[GameEvent] | None = None) -> GameState:
+def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[StoredEvent] | None = None) -> GameState:
     """The state of ``game`` at ``game.version``: the cached state caught up with the
     events after it, or a full replay. ``tail``, when given, holds the game's events
     after some version (read with the game row, see :func:`lock_game`); it is used when
@@ -169,10 +170,10 @@ def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[GameEvent] 
         return base
     after = base.version if base is not None else 0
     if tail is not None and (tail[0].seq if tail else game.version + 1) == after + 1:
-        rows: Iterable[GameEvent] = tail
+        events = [engine.event_from_dict(stored.form) for stored in tail]
     else:
-        rows = GameEvent.objects.filter(game_id=game.pk, seq__gt=after).order_by("seq")
-    state = fold(base, to_engine(rows))
+        events = to_engine(GameEvent.objects.filter(game_id=game.pk, seq__gt=after).order_by("seq"))
+    state = fold(base, events)
     if state is None or state.version != game.version:
         found = state.version if state is not None else 0
         raise CorruptStream(f"game {game.pk}: the log replays to version {found}, not {game.version}")
@@ -189,7 +190,15 @@ def state_at(game: Game, version: int) -> GameState | None:
     return fold(None, to_engine(rows))
 
 
-def lock_game(game_id: int, key: str) -> tuple[Game | None, bool, list[GameEvent] | None]:
+class StoredEvent(NamedTuple):
+    """An event as replay needs it: its ``seq`` and stored form (what a write reads
+    with the row lock, without the columns replay does not use)."""
+
+    seq: int
+    form: dict[str, Any]
+
+
+def lock_game(game_id: int, key: str) -> tuple[Game | None, bool, list[StoredEvent] | None]:
     """Lock the row of game ``game_id`` for the rest of the transaction and read what a
     write needs: the game (its ruleset and snapshot deferred), whether its log already
     holds the idempotency key ``key``, and, on PostgreSQL, the events after the version
@@ -218,13 +227,12 @@ def lock_game(game_id: int, key: str) -> tuple[Game | None, bool, list[GameEvent
     values = list(found)
     values[3] = json.loads(values[3])  # seats
     game = Game.from_db(connection.alias, GAME_FIELDS, values)
-    return game, key_used, [_event_from_db(row) for row in tail]
-
-
-def _event_from_db(values: Sequence[Any]) -> GameEvent:
-    row = list(values)
-    row[EVENT_FIELDS.index("data")] = json.loads(row[EVENT_FIELDS.index("data")])
-    return GameEvent.from_db(connection.alias, EVENT_FIELDS, row)
+    loads = json.loads
+    stored = [
+        StoredEvent(seq, {"type": kind, "schema_version": version, "data": loads(data)})
+        for seq, kind, version, data in tail
+    ]
+    return game, key_used, stored
 
 
 def new_rows(
@@ -270,13 +278,12 @@ def write_game_and_events(game: Game, rows: list[GameEvent], *, fields: Sequence
     quote = connection.ops.quote_name
     updates = ", ".join(f"{quote(Game._meta.get_field(name).column)} = %s" for name in fields)
     params: list[Any] = [_game_value(game, name) for name in fields]
-    params += [game.pk, APPEND_LOCK_KEY]
-    for ordinal, row in enumerate(rows, start=1):
-        params.append(ordinal)
-        params += [_event_value(row, name) for name in _INSERTED_FIELDS]
-    sql = f"UPDATE games_game SET {updates} WHERE id = %s; " + _APPEND_SQL.format(
-        rows=", ".join([_EVENT_ROW_SQL] * len(rows))
-    )
+    document = [
+        {"ord": ordinal, **{name: getattr(row, name) for name in _INSERTED_FIELDS}}
+        for ordinal, row in enumerate(rows, start=1)
+    ]
+    params += [game.pk, APPEND_LOCK_KEY, json.dumps(document, default=_isoformat)]
+    sql = f"UPDATE games_game SET {updates} WHERE id = %s; " + _APPEND_SQL
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         cursor.nextset()  # the lock
@@ -298,9 +305,10 @@ def _game_value(game: Game, name: str) -> Any:
     return json.dumps(value) if name in ("seats", "snapshot") else value
 
 
-def _event_value(row: GameEvent, name: str) -> Any:
-    value = getattr(row, name)
-    return json.dumps(value) if name == "data" else value
+def _isoformat(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"cannot store {value!r} in an event row")
 
 
 def _saved(rows: list[GameEvent], inserted: dict[int, tuple[int, int]]) -> list[GameEvent]:

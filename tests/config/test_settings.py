@@ -80,7 +80,7 @@ def test_sqlite_url_relative_to_project_and_absolute(tmp_path: Path) -> None:
 
 def test_postgres_url_parts() -> None:
     db = parse_database_url("postgres://club:p%40ss@db.local:5433/rummy?sslmode=require", Path("/"))
-    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert db["ENGINE"] == "config.postgresql"
     assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
         "rummy",
         "club",

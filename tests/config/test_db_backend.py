@@ -1,0 +1,55 @@
+"""The PostgreSQL backend's health check: no round trip while the server is quiet, and a
+connection the server closed is replaced at the next request."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import psycopg
+import pytest
+from django.db import close_old_connections, connection
+from django.db.backends.postgresql import base as django_base
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _terminate(pid: int) -> None:
+    settings = connection.settings_dict
+    with psycopg.connect(
+        dbname=settings["NAME"],
+        host=settings["HOST"] or None,
+        port=settings["PORT"] or None,
+        user=settings["USER"] or None,
+        password=settings["PASSWORD"] or None,
+        autocommit=True,
+    ) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s)", [pid]).fetchone() == (True,)
+        for _ in range(100):
+            if not admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid]).fetchall():
+                return
+            time.sleep(0.02)
+    raise AssertionError(f"backend {pid} did not go away")
+
+
+def test_a_quiet_connection_is_usable_without_a_query(postgres_required: None, monkeypatch: Any) -> None:
+    connection.ensure_connection()
+
+    def no_query(self: Any) -> bool:
+        raise AssertionError("the health check sent a query")
+
+    monkeypatch.setattr(django_base.DatabaseWrapper, "is_usable", no_query)
+    assert connection.is_usable() is True
+
+
+def test_a_connection_the_server_closed_is_replaced_at_the_next_request(postgres_required: None) -> None:
+    connection.ensure_connection()
+    old_pid = connection.connection.info.backend_pid
+    _terminate(old_pid)
+
+    assert connection.is_usable() is False
+    close_old_connections()  # what Django does when a request starts
+    with connection.cursor() as cursor:  # the first query of the request: checked, reconnected
+        cursor.execute("SELECT pg_backend_pid()")
+        (new_pid,) = cursor.fetchone()
+    assert new_pid != old_pid
