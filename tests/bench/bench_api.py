@@ -6,12 +6,14 @@
 1. Creates a database, migrates it, creates a user with a token, starts gunicorn on
    127.0.0.1 with a spare port (DEBUG off, no broker: the games have no bots).
 2. For each client count: that many clients (threads spread over a few processes, one
-   keep-alive connection each), each playing its own digital game as both seats: POST a
+   socket each, reopened whenever the server closes it), each playing its own digital game as both seats: POST a
    random legal command from the previous answer's view, at the version it returned,
-   with a fresh Idempotency-Key. Reports commands/s and p50/p99 latency.
+   with a fresh Idempotency-Key. Reports commands/s, p50/p99 latency, and the CPU
+   one command cost gunicorn's workers, PostgreSQL and the whole machine (/proc), with
+   the share of the run the hypervisor stole.
 3. The same database, the eventsourcing library's PostgresApplicationRecorder: appends
    of one event per call by as many threads, each to its own aggregate (the reference
-   append rate; pip install "eventsourcing[postgres]").
+   append rate; pip install "eventsourcing[postgres]"), and our rate as a ratio of it.
 4. Verifies every game's log replays (manage.py verify_games: version, status, and the
    snapshot at the version it names), that
    each game's seq runs 1..n and that global positions are 1..N without gap or duplicate.
@@ -176,17 +178,76 @@ def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[floa
     return [x for lat, _ in results for x in lat], sum(e for _, e in results)
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) the processes ``pids`` have used so far (the
+    PostgreSQL figure counts every postgres process: backends, WAL writer, checkpointer)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / CLOCK_TICKS
+
+
+def machine_busy() -> float:
+    """CPU seconds all cores have spent busy so far: user, nice, system, irq and softirq
+    (not idle, iowait, or steal — time the hypervisor gave to another guest)."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:8]]
+    user, nice, system, _idle, _iowait, irq, softirq = ticks
+    return (user + nice + system + irq + softirq) / CLOCK_TICKS
+
+
+def machine_steal() -> tuple[float, float]:
+    """(steal, total) CPU seconds so far: steal is time a busy virtual CPU waited for
+    the hypervisor; a high share means the figures say more about the host than us."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:9]]
+    return ticks[7] / CLOCK_TICKS, sum(ticks) / CLOCK_TICKS
+
+
+def pids_of(pattern: str) -> list[int]:
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout
+    return [int(pid) for pid in found.split()]
+
+
 def run_clients(
-    port: int, token: str, user_id: int, clients: int, seconds: float, processes: int
+    port: int,
+    token: str,
+    user_id: int,
+    clients: int,
+    seconds: float,
+    processes: int,
+    server_pids: list[int] | None = None,
 ) -> dict[str, Any]:
+    """Run the clients; with ``server_pids`` (gunicorn's workers) also the CPU each
+    command cost the server, PostgreSQL, and everything (load generator and kernel
+    included), from /proc."""
     procs = min(clients, processes)
     split = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
+    database_pids = pids_of("postgres")
+    cpu_before = (process_cpu(server_pids or []), process_cpu(database_pids), machine_busy())
+    steal_before = machine_steal()
     started = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(procs) as pool:
         parts = pool.map(process_main, [(port, token, user_id, seconds, n, i) for i, n in enumerate(split)])
     elapsed = time.perf_counter() - started
+    cpu_after = (process_cpu(server_pids or []), process_cpu(database_pids), machine_busy())
+    steal_after = machine_steal()
     latencies = sorted(x for lat, _ in parts for x in lat)
+    n = max(len(latencies), 1)
+    server_ms, database_ms, all_ms = (1000 * (b - a) / n for a, b in zip(cpu_before, cpu_after, strict=True))
     return {
+        "steal_share": (steal_after[0] - steal_before[0]) / max(steal_after[1] - steal_before[1], 1e-9),
+        "server_cpu_ms": server_ms,
+        "database_cpu_ms": database_ms,
+        "all_cpu_ms": all_ms,
         "clients": clients,
         "commands": len(latencies),
         "errors": sum(e for _, e in parts),
@@ -341,29 +402,43 @@ def main() -> int:
                 time.sleep(0.1)
         for _ in range(2):  # warm every worker (imports, connections)
             run_clients(port, token, int(user_id), args.workers * 2, 1, args.client_processes)
+        workers = [pid for pid in pids_of(f"127.0.0.1:{port}") if pid != server.pid]
         print(f"gunicorn: {args.workers} workers x {args.threads} threads on :{port}; database {dbname}")
-        print(f"{'':24}{'clients':>8}{'commands':>10}{'cmd/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}")
+        print(
+            f"{'':24}{'clients':>8}{'commands':>10}{'cmd/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+            "   CPU ms per command: gunicorn, PostgreSQL, whole machine; steal"
+        )
         rows = []
         for clients in (int(c) for c in args.clients.split(",")):
-            row = run_clients(port, token, int(user_id), clients, args.seconds, args.client_processes)
+            row = run_clients(
+                port, token, int(user_id), clients, args.seconds, args.client_processes, workers
+            )
             rows.append(row)
             print(
                 f"{'POST .../commands':24}{row['clients']:>8}{row['commands']:>10}{row['per_s']:>10.0f}"
                 f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['errors']:>8}"
+                f"   {row['server_cpu_ms']:.2f}, {row['database_cpu_ms']:.2f}, {row['all_cpu_ms']:.2f}"
+                f"; {100 * row['steal_share']:.0f}%"
             )
         server.terminate()
         server.wait(timeout=30)
         server = None
+        references = {}
         for clients in (int(c) for c in args.clients.split(",")):
             try:
                 row = eventsourcing_rate(dbname, clients, args.seconds)
             except ImportError:
                 print('eventsourcing is not installed: pip install "eventsourcing[postgres]"')
                 break
+            references[clients] = row["per_s"]
             print(
                 f"{'eventsourcing append':24}{row['clients']:>8}{row['commands']:>10}{row['per_s']:>10.0f}"
                 f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{0:>8}"
             )
+        for row in rows:
+            if row["clients"] in references:
+                ratio = row["per_s"] / references[row["clients"]]
+                print(f"ratio at {row['clients']} clients: {ratio:.2f} of the eventsourcing append rate")
         problems = verify(env)
         for problem in problems:
             print("PROBLEM:", problem)
