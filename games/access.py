@@ -100,7 +100,7 @@ def access_game_by_id(user: Any, game_id: int, *, for_action: Action) -> GameAcc
 
 def access_for(user: Any, game: Game, *, for_action: Action) -> GameAccess:
     """The caller's access to ``game`` (already loaded — the command path checks the row
-    it has locked) for ``for_action``; raises the API's 401 or 403 error when it has
+    its write has read) for ``for_action``; raises the API's 401 or 403 error when it has
     none. :func:`access_game_by_id` is this plus fetching the game (and its 404)."""
     authenticated = bool(user is not None and user.is_authenticated)
     user_id = user.pk if authenticated else None

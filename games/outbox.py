@@ -29,15 +29,11 @@ MAX_ATTEMPTS = 25
 _local = threading.local()
 
 
-def enqueue(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Write outbox rows in the current transaction and send them once it commits."""
-    if not messages:
-        return
-    rows = OutboxMessage.objects.bulk_create(
-        OutboxMessage(topic=topic, payload=payload) for topic, payload in messages
-    )
-    ids = [row.pk for row in rows]
-    transaction.on_commit(lambda: dispatch(ids))
+def dispatch_on_commit(ids: list[int]) -> None:
+    """Send the outbox rows ``ids`` (written by ``games.store`` with the events that
+    caused them) once their transaction commits — at once if it already has."""
+    if ids:
+        transaction.on_commit(lambda: dispatch(ids))
 
 
 def dispatch(ids: list[int]) -> None:

@@ -1,11 +1,15 @@
 """The one write path of the event store: create, submit, import, and bot turns.
 
-Every write runs in one transaction: lock the game row (and, for the API, check the
-caller's permission on it), recognise a retried idempotency key (return the original
-result, write nothing), check the expected version (a stale one is a
-:class:`VersionConflict`, checked before anything is written), load the state,
-``engine.decide``, then write outbox rows, update the game and append the events
-(positions last, see :mod:`games.store`).
+A command is decided optimistically, as event stores do: read the game (and, for the
+API, check the caller's permission on that row), recognise a retried idempotency key
+(return the original result, write nothing), check the expected version (a stale one
+is a :class:`VersionConflict`), load the state and ``engine.decide`` — all without a
+lock or a transaction. Then one transaction updates the game row *only if it is still
+at the version read*, appends the events and writes the outbox rows
+(:func:`games.store.write_game_and_events`). If another write got there first, nothing
+is written and the caller gets a :class:`VersionConflict` — or, when the write that got
+there first was this same command (a retry racing its original), the original result.
+Nothing is ever written over a newer version: every change to a game moves its version.
 """
 
 from __future__ import annotations
@@ -235,9 +239,11 @@ def submit_command(
 ) -> SubmitResult:
     """Decide ``command`` against the game at ``expected_version`` and append its events.
 
-    ``authorize`` (the API's permission check) gets the game row once it is locked and
+    ``authorize`` (the API's permission check) gets the game row the write has read and
     raises to refuse; it runs before anything else is looked at, so a refused caller
-    learns nothing about keys or versions and nothing is written.
+    learns nothing about keys or versions and nothing is written. (The seats it checks
+    cannot change under the write: replacing a seat moves the version, and the write is
+    refused if the version moved.)
 
     Raises ``IllegalMove`` (malformed or against the rules), :class:`GameNotFound`,
     :class:`VersionConflict` or :class:`IdempotencyKeyReused`; none of them writes.
@@ -245,26 +251,41 @@ def submit_command(
     parsed = engine.command_from_dict(command)
     key = idempotency_key or new_idempotency_key()
     digest = command_digest(engine.command_to_dict(parsed), _actor_id(actor))
-    with transaction.atomic():
-        game, key_used, tail = store.lock_game(game_id, key)
-        if game is None:
-            raise GameNotFound(f"there is no game {game_id}")
-        if authorize is not None:
-            authorize(game)
-        if isinstance(parsed, engine.StartGame):
-            raise IllegalMove("StartGame opens a new game: POST /api/v1/games", "unexpected_command")
-        if key_used:
-            rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
-            return _replayed(game, rows, digest)
-        if expected_version != game.version:
-            raise VersionConflict(
-                game_id=game.pk, expected_version=expected_version, current_version=game.version
-            )
-        state = store.load_state(game, tail=tail)
-        if state.mode == Mode.DIGITAL and isinstance(parsed, engine.DealHand) and source != Source.SYSTEM:
-            raise IllegalMove("digital games are dealt by the system", "dealt_by_system")
-        items = [(event, actor, source) for event in engine.decide(state, parsed)]
+    game, key_used, tail = store.read_game(game_id, key)
+    if game is None:
+        raise GameNotFound(f"there is no game {game_id}")
+    if authorize is not None:
+        authorize(game)
+    if isinstance(parsed, engine.StartGame):
+        raise IllegalMove("StartGame opens a new game: POST /api/v1/games", "unexpected_command")
+    if key_used:
+        return _earlier_write(game_id, key, digest)
+    if expected_version != game.version:
+        raise VersionConflict(
+            game_id=game.pk, expected_version=expected_version, current_version=game.version
+        )
+    state = store.load_state(game, tail=tail)
+    if state.mode == Mode.DIGITAL and isinstance(parsed, engine.DealHand) and source != Source.SYSTEM:
+        raise IllegalMove("digital games are dealt by the system", "dealt_by_system")
+    items = [(event, actor, source) for event in engine.decide(state, parsed)]
+    try:
         return _append(game, state, items, key=key, digest=digest)
+    except store.WriteConflict:
+        # Another write got there first: this same command sent again (a retry racing
+        # the original), or another command, which makes this decision stale.
+        if GameEvent.objects.filter(game_id=game_id, idempotency_key=key).exists():
+            return _earlier_write(game_id, key, digest)
+        current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
+        raise VersionConflict(
+            game_id=game_id, expected_version=expected_version, current_version=current
+        ) from None
+
+
+def _earlier_write(game_id: int, key: str, digest: str) -> SubmitResult:
+    """The original result of the write whose idempotency key is ``key``."""
+    game = Game.objects.get(pk=game_id)
+    rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
+    return _replayed(game, rows, digest)
 
 
 def _replayed(game: Game, rows: list[GameEvent], digest: str) -> SubmitResult:
@@ -288,7 +309,8 @@ def _append(
     digest: str,
 ) -> SubmitResult:
     """Apply ``items``, add the system's deal to a digital game waiting for one, then
-    write everything. Runs inside the caller's transaction, with the game row locked."""
+    write everything, provided the game is still at ``game.version`` (else
+    :class:`games.store.WriteConflict`, nothing written)."""
     state = store.fold(state_before, [event for event, _, _ in items])
     assert state is not None
     deals = 0
@@ -303,23 +325,25 @@ def _append(
         raise store.CorruptStream(f"game {game.pk}: version {game.version} + {len(items)} != {state.version}")
     rows = store.new_rows(game, items, command_key=key, command_digest=digest, first_seq=game.version + 1)
 
-    fields = ["version", "status"]
+    changes: dict[str, Any] = {"version": state.version, "status": state.status}
     if state.status in FINAL_STATUSES or state.version // SNAPSHOT_EVERY > game.version // SNAPSHOT_EVERY:
-        game.snapshot = state.to_dict()
-        fields.append("snapshot")
-    game.version = state.version
-    game.status = state.status
+        changes["snapshot"] = state.to_dict()
+    seats = None
     for event, _, _ in items:
         if isinstance(event, engine.SeatReplaced):
-            game.seats[event.seat] = {"name": event.name, "bot": event.bot, "user": None}
-            if "seats" not in fields:
-                fields.append("seats")
-
+            seats = list(seats if seats is not None else game.seats)
+            seats[event.seat] = {"name": event.name, "bot": event.bot, "user": None}
+    if seats is not None:
+        changes["seats"] = seats
+    messages = []
+    if bot_to_move(state):
+        messages.append((outbox.PLAY_BOT_TURN, {"game_id": game.pk, "expected_version": state.version}))
+    rows, outbox_ids = store.write_game_and_events(game, changes, rows, messages=messages)
+    for name, value in changes.items():
+        setattr(game, name, value)
     uid, game_id, final = game.uid, game.pk, state
     transaction.on_commit(lambda: store.state_cache.put(uid, final, game_id))
-    if bot_to_move(state):
-        outbox.enqueue([(outbox.PLAY_BOT_TURN, {"game_id": game.pk, "expected_version": state.version})])
-    store.write_game_and_events(game, rows, fields=fields)
+    outbox.dispatch_on_commit(outbox_ids)
     return SubmitResult(game, state.version, rows, state, state_before)
 
 

@@ -12,21 +12,31 @@ PostgreSQL recorder: every appending transaction takes one transaction-scoped lo
 and holds it until it commits or rolls back. Positions are therefore assigned and
 committed strictly one transaction after another, contiguously (a rollback gives its
 positions back), while readers are never blocked. Everything else a write does
-(locking its game row, replaying, deciding, writing the outbox) happens before the
-lock, so the serialised part is one short statement and the commit.
+(reading, replaying, deciding, updating its game row, writing the outbox) happens
+before the lock, so the serialised part is one short statement and the commit.
 
-On PostgreSQL the end of a write is one round trip (:func:`write_game_and_events`),
-three statements sent together: ``UPDATE`` the game row; ``SELECT
+Writes are optimistic (:mod:`games.services`): :func:`read_game` reads without a lock,
+and the write itself is one round trip on PostgreSQL (:func:`write_game_and_events`),
+the statements sent as one query string: ``UPDATE`` the game row ``WHERE version =``
+the version read (this also locks the row); the outbox rows, if any; ``SELECT
 pg_advisory_xact_lock(k)``; ``INSERT ... SELECT`` the events with positions
 ``highest + 1, highest + 2, ...`` where ``highest`` is ``MAX(position)`` read *inside
-the INSERT*. PostgreSQL runs the statements of one query string one after another and,
-in READ COMMITTED, gives each statement its own snapshot when it starts. The INSERT
-starts only once the lock statement has returned, so its snapshot includes the commit
-of the previous lock holder (a transaction's commit is visible before its locks are
-released): ``highest`` is the true highest committed position, and no other writer can
-read it until this transaction ends. If any statement fails the rest do not run and
-the transaction rolls back, positions included. The game row was locked ``FOR
-UPDATE`` at the start of the write (:func:`lock_game`), so the UPDATE does not wait.
+the INSERT*. Outside a transaction, PostgreSQL runs such a string as one transaction
+and commits it at the end; inside the caller's transaction it runs in a savepoint.
+The statements run one after another and, in READ COMMITTED, each gets its own
+snapshot when it starts. The INSERT starts only once the lock statement has returned,
+so its snapshot includes the commit of the previous lock holder (a transaction's
+commit is visible before its locks are released): ``highest`` is the true highest
+committed position, and no other writer can read it until this transaction ends. If
+any statement fails the rest do not run and the transaction rolls back, positions
+included.
+
+A write that lost a race cannot slip through: if another write moved the game on
+after it was read, the UPDATE (which waits for that writer's row lock, then re-checks
+the version) matches no row, and the events, numbered from the version read, collide
+with the winner's on the unique ``(game, seq)`` — or ``(game, idempotency_key)`` for a
+retry racing its original — so the whole transaction rolls back and the caller gets
+:class:`WriteConflict`.
 
 SQLite serialises writers itself (``transaction_mode`` IMMEDIATE takes the write lock
 at BEGIN), so there the highest position is read without an extra lock, with the ORM.
@@ -38,17 +48,17 @@ import json
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
 import engine
 from engine import Event, GameState
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, OutboxMessage
 
 # Any constant shared by every writer of games_gameevent ("KR" "EV" in ASCII).
 APPEND_LOCK_KEY = 0x4B52_4556
@@ -57,13 +67,14 @@ STATE_CACHE_SIZE = 512
 # The columns of the game row a write needs (the rest stay deferred), in model order.
 GAME_FIELDS = ("id", "uid", "mode", "seats", "owner_id", "version", "status")
 EVENT_FIELDS = tuple(f.attname for f in GameEvent._meta.concrete_fields)
-# After FOR UPDATE returns, the next two statements take their snapshots: they see every
-# write committed before this transaction got the row (the idempotency key of a retry
-# racing this one, and the events up to the locked row's version).
-LOCK_GAME_SQL = (
-    f"SELECT {', '.join(GAME_FIELDS)} FROM games_game WHERE id = %s FOR UPDATE; "
-    "SELECT EXISTS (SELECT 1 FROM games_gameevent WHERE game_id = %s AND idempotency_key = %s); "
-    "SELECT seq, type, schema_version, data FROM games_gameevent WHERE game_id = %s AND seq > %s ORDER BY seq"
+# One statement, so one snapshot: the game row, whether its log holds the idempotency
+# key, and the events after the cached version up to the row's version agree.
+READ_GAME_SQL = (
+    f"SELECT {', '.join('g.' + name for name in GAME_FIELDS)}, "
+    "EXISTS (SELECT 1 FROM games_gameevent e WHERE e.game_id = g.id AND e.idempotency_key = %s), "
+    "(SELECT json_agg(json_build_array(e.seq, e.type, e.schema_version, e.data) ORDER BY e.seq)::text "
+    "FROM games_gameevent e WHERE e.game_id = g.id AND e.seq > %s AND e.seq <= g.version) "
+    "FROM games_game g WHERE g.id = %s"
 )
 _INSERTED_FIELDS = tuple(name for name in EVENT_FIELDS if name not in ("id", "position"))
 # The rows travel as one JSON document (one parameter, parsed by PostgreSQL) rather
@@ -172,7 +183,10 @@ def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[StoredEvent
     if tail is not None and (tail[0].seq if tail else game.version + 1) == after + 1:
         events = [engine.event_from_dict(stored.form) for stored in tail]
     else:
-        events = to_engine(GameEvent.objects.filter(game_id=game.pk, seq__gt=after).order_by("seq"))
+        # Up to the game's version only: a write that commits after ``game`` was read
+        # is not part of this state (the caller's own write would then conflict).
+        rows = GameEvent.objects.filter(game_id=game.pk, seq__gt=after, seq__lte=game.version)
+        events = to_engine(rows.order_by("seq"))
     state = fold(base, events)
     if state is None or state.version != game.version:
         found = state.version if state is not None else 0
@@ -198,17 +212,19 @@ class StoredEvent(NamedTuple):
     form: dict[str, Any]
 
 
-def lock_game(game_id: int, key: str) -> tuple[Game | None, bool, list[StoredEvent] | None]:
-    """Lock the row of game ``game_id`` for the rest of the transaction and read what a
-    write needs: the game (its ruleset and snapshot deferred), whether its log already
-    holds the idempotency key ``key``, and, on PostgreSQL, the events after the version
-    this process has cached (all of them if none) — one round trip there. None when
-    there is no such game."""
+def read_game(game_id: int, key: str) -> tuple[Game | None, bool, list[StoredEvent] | None]:
+    """Read what a write needs, without locking anything: the game (its ruleset and
+    snapshot deferred), whether its log already holds the idempotency key ``key``, and,
+    on PostgreSQL, the events after the version this process has cached (all of them
+    if none) — one statement, one round trip. None when there is no such game.
+
+    Nothing is locked: the write checks that the game is still at this version when it
+    appends (:func:`write_game_and_events`), so a decision taken on what was read here
+    is never written over a newer one."""
     if connection.vendor != "postgresql":
         key_used = Exists(GameEvent.objects.filter(game=OuterRef("pk"), idempotency_key=key))
         game = (
-            Game.objects.select_for_update()
-            .only(*(name for name in GAME_FIELDS if name != "owner_id"), "owner")
+            Game.objects.only(*(name for name in GAME_FIELDS if name != "owner_id"), "owner")
             .annotate(key_used=key_used)
             .filter(pk=game_id)
             .first()
@@ -216,23 +232,19 @@ def lock_game(game_id: int, key: str) -> tuple[Game | None, bool, list[StoredEve
         return (game, bool(game.key_used), None) if game is not None else (None, False, None)
     after = state_cache.version_of(game_id)
     with connection.cursor() as cursor:
-        cursor.execute(LOCK_GAME_SQL, [game_id, game_id, key, game_id, after])
+        cursor.execute(READ_GAME_SQL, [key, after, game_id])
         found = cursor.fetchone()
-        cursor.nextset()
-        key_used = bool(cursor.fetchone()[0])
-        cursor.nextset()
-        tail = cursor.fetchall()
     if found is None:
         return None, False, None
-    values = list(found)
+    values = list(found[: len(GAME_FIELDS)])
     values[3] = json.loads(values[3])  # seats
     game = Game.from_db(connection.alias, GAME_FIELDS, values)
-    loads = json.loads
+    key_used, tail = found[len(GAME_FIELDS)], found[len(GAME_FIELDS) + 1]
     stored = [
-        StoredEvent(seq, {"type": kind, "schema_version": version, "data": loads(data)})
-        for seq, kind, version, data in tail
+        StoredEvent(seq, {"type": kind, "schema_version": version, "data": data})
+        for seq, kind, version, data in (json.loads(tail) if tail else ())
     ]
-    return game, key_used, stored
+    return game, bool(key_used), stored
 
 
 def new_rows(
@@ -266,42 +278,115 @@ def new_rows(
     return rows
 
 
-def write_game_and_events(game: Game, rows: list[GameEvent], *, fields: Sequence[str]) -> list[GameEvent]:
-    """Save ``fields`` of the (locked) game row, then give ``rows`` the next global
-    positions and insert them. Must run inside the write's transaction, as its last
-    statements before commit (see the module docstring)."""
-    game.updated_at = timezone.now()
-    fields = [*fields, "updated_at"]
-    if connection.vendor != "postgresql":
-        game.save(update_fields=fields)
-        return _insert_events_sqlite(rows)
+class WriteConflict(Exception):
+    """The game is no longer at the version the write was decided on: another write
+    got there first. Nothing of this write was stored."""
+
+
+# A write that lost the race to another at the same version collides with the winner's
+# events on one of these (the same seq; or, for a retry, the same idempotency key).
+CONFLICT_CONSTRAINTS = frozenset({"unique_event_seq_per_game", "unique_event_key_per_game"})
+_OUTBOX_SQL = (
+    "INSERT INTO games_outboxmessage (topic, payload, created_at, attempts, last_error) "
+    "SELECT v.topic, v.payload, %s, 0, '' FROM jsonb_to_recordset(%s::jsonb) "
+    "AS v(ord integer, topic varchar, payload jsonb) ORDER BY v.ord RETURNING id"
+)
+
+
+def write_game_and_events(
+    game: Game,
+    changes: Mapping[str, Any],
+    rows: list[GameEvent],
+    *,
+    messages: Sequence[tuple[str, dict[str, Any]]] = (),
+) -> tuple[list[GameEvent], list[int]]:
+    """Apply ``changes`` (field: value) to the game's row, append ``rows`` with the next
+    global positions, and write ``messages`` (topic, payload) to the outbox — all in
+    one transaction, and only if the game is still at ``game.version``; otherwise
+    raise :class:`WriteConflict`, having written nothing. Returns the saved rows and
+    the ids of the outbox rows.
+
+    On PostgreSQL, outside a transaction, this is one round trip: the statements go
+    as one query string, which the server runs as one transaction and commits (see
+    the module docstring). Inside the caller's transaction it runs in a savepoint, so a
+    conflict leaves that transaction usable."""
+    changes = {**changes, "updated_at": timezone.now()}
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        return _write_postgresql(game, changes, rows, messages)
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            return _write_postgresql(game, changes, rows, messages)
+        return _write_sqlite(game, changes, rows, messages)
+
+
+def _write_postgresql(
+    game: Game,
+    changes: Mapping[str, Any],
+    rows: list[GameEvent],
+    messages: Sequence[tuple[str, dict[str, Any]]],
+) -> tuple[list[GameEvent], list[int]]:
     quote = connection.ops.quote_name
-    updates = ", ".join(f"{quote(Game._meta.get_field(name).column)} = %s" for name in fields)
-    params: list[Any] = [_game_value(game, name) for name in fields]
+    updates = ", ".join(f"{quote(Game._meta.get_field(name).column)} = %s" for name in changes)
+    update = f"UPDATE games_game SET {updates} WHERE id = %s AND version = %s"
+    update_params = [*(_game_value(name, value) for name, value in changes.items()), game.pk, game.version]
     document = [
         {"ord": ordinal, **{name: getattr(row, name) for name in _INSERTED_FIELDS}}
         for ordinal, row in enumerate(rows, start=1)
     ]
-    params += [game.pk, APPEND_LOCK_KEY, json.dumps(document, default=_isoformat)]
-    sql = f"UPDATE games_game SET {updates} WHERE id = %s; " + _APPEND_SQL
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        cursor.nextset()  # the lock
-        cursor.nextset()
-        inserted = {seq: (pk, position) for seq, pk, position in cursor.fetchall()}
-    return _saved(rows, inserted)
+    append_params = [APPEND_LOCK_KEY, json.dumps(document, default=_isoformat)]
+    if messages:  # before the append lock, which is held until commit
+        outbox = [{"ord": n, "topic": topic, "payload": data} for n, (topic, data) in enumerate(messages)]
+        sql = f"{update}; {_OUTBOX_SQL}; {_APPEND_SQL}"
+        params = [*update_params, changes["updated_at"], json.dumps(outbox), *append_params]
+    else:
+        sql = f"{update}; {_APPEND_SQL}"
+        params = [*update_params, *append_params]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            updated = cursor.rowcount
+            ids = []
+            if messages:
+                cursor.nextset()
+                ids = [pk for (pk,) in cursor.fetchall()]
+            cursor.nextset()  # the append lock
+            cursor.nextset()
+            inserted = {seq: (pk, position) for seq, pk, position in cursor.fetchall()}
+    except IntegrityError as exc:
+        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
+        if constraint in CONFLICT_CONSTRAINTS:
+            raise WriteConflict(f"game {game.pk} moved on from version {game.version}") from None
+        raise
+    if updated != 1:  # the events went in, so the game was at its version: cannot happen
+        raise CorruptStream(f"game {game.pk}: events appended but {updated} game rows updated")
+    return _saved(rows, inserted), ids
+
+
+def _write_sqlite(
+    game: Game,
+    changes: Mapping[str, Any],
+    rows: list[GameEvent],
+    messages: Sequence[tuple[str, dict[str, Any]]],
+) -> tuple[list[GameEvent], list[int]]:
+    """SQLite: the transaction holds the database's write lock since BEGIN (IMMEDIATE),
+    so checking the version and then inserting cannot interleave with another writer."""
+    if not Game.objects.filter(pk=game.pk, version=game.version).update(**changes):
+        raise WriteConflict(f"game {game.pk} moved on from version {game.version}")
+    saved = _insert_events_sqlite(rows)
+    created = OutboxMessage.objects.bulk_create(
+        OutboxMessage(topic=topic, payload=payload) for topic, payload in messages
+    )
+    return saved, [message.pk for message in created]
 
 
 def _insert_events_sqlite(rows: list[GameEvent]) -> list[GameEvent]:
-    """SQLite: the transaction holds the database's write lock since BEGIN (IMMEDIATE)."""
     highest = GameEvent.objects.aggregate(top=Max("position"))["top"] or 0
     for offset, row in enumerate(rows, start=1):
         row.position = highest + offset
     return GameEvent.objects.bulk_create(rows)
 
 
-def _game_value(game: Game, name: str) -> Any:
-    value = getattr(game, name)
+def _game_value(name: str, value: Any) -> Any:
     return json.dumps(value) if name in ("seats", "snapshot") else value
 
 

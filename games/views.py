@@ -260,7 +260,7 @@ class GameCommandView(ApiView):
         granted: list[GameAccess] = []
 
         def authorize(game: Game) -> None:
-            """Checked on the game row the write has locked: no separate read."""
+            """Checked on the game row the write has read: no separate query."""
             access = access_for(user, game, for_action="command")
             authorize_command(access, command)
             granted.append(access)

@@ -6,8 +6,9 @@
 1. Creates a database, migrates it, creates a user with a token, starts gunicorn on
    127.0.0.1 with a spare port (DEBUG off, no broker: the games have no bots).
 2. For each client count: that many clients (threads spread over a few processes, one
-   socket each, reopened whenever the server closes it), each playing its own digital game as both seats: POST a
-   random legal command from the previous answer's view, at the version it returned,
+   socket each, reopened whenever the server closes it), each playing its own digital
+   game as both seats: POST a random legal command from the previous answer's view, at
+   the version it returned,
    with a fresh Idempotency-Key. Reports commands/s, p50/p99 latency, and the CPU
    one command cost gunicorn's workers, PostgreSQL and the whole machine (/proc), with
    the share of the run the hypervisor stole.

@@ -106,6 +106,63 @@ def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(
     assert GameEvent.objects.filter(game_id=duel.game.pk).count() == 2
 
 
+def _after_the_read(monkeypatch: pytest.MonkeyPatch, competing: Any) -> None:
+    """Run ``competing()`` once, right after the next write has read the game: the
+    window in which another writer can get there first."""
+    read = store.read_game
+    pending = [competing]
+
+    def read_then_compete(game_id: int, key: str) -> Any:
+        found = read(game_id, key)
+        while pending:
+            pending.pop()()
+        return found
+
+    monkeypatch.setattr(store, "read_game", read_then_compete)
+
+
+def test_a_write_overtaken_after_its_read_is_a_conflict_and_writes_nothing(
+    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    draw, take = {"type": "DrawFromStock", "seat": 0}, {"type": "DrawFromDiscard", "seat": 0}
+    _after_the_read(monkeypatch, lambda: play(duel.game.pk, ann, take, idempotency_key="first"))
+    with pytest.raises(services.VersionConflict) as caught:
+        play(duel.game.pk, ann, draw, expected_version=2, idempotency_key="second")
+    assert (caught.value.expected_version, caught.value.current_version) == (2, 3)
+    rows = list(GameEvent.objects.filter(game_id=duel.game.pk).order_by("seq"))
+    assert [(r.seq, r.command_key) for r in rows][-1] == (3, "first") and len(rows) == 3
+    game = Game.objects.get(pk=duel.game.pk)
+    assert game.version == 3 and stored_state(game.pk).version == 3
+    assert not OutboxMessage.objects.exists()
+    # the loser's transaction left nothing behind: the next write goes through
+    assert play(duel.game.pk, ann, a_legal_move(stored_state(game.pk))).version == 4
+
+
+def test_a_retry_overtaken_by_its_own_original_returns_the_original_result(
+    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    move = a_legal_move(duel.state)
+    originals: list[services.SubmitResult] = []
+    _after_the_read(
+        monkeypatch, lambda: originals.append(play(duel.game.pk, ann, move, idempotency_key="once"))
+    )
+    retry = play(duel.game.pk, ann, move, expected_version=2, idempotency_key="once")
+    assert retry.replayed and retry.version == originals[0].version == 3
+    assert [e.pk for e in retry.events] == [e.pk for e in originals[0].events]
+    assert GameEvent.objects.filter(game_id=duel.game.pk).count() == 3
+
+
+def test_a_write_inside_the_callers_transaction_leaves_it_usable_after_a_conflict(
+    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    take = {"type": "DrawFromDiscard", "seat": 0}
+    _after_the_read(monkeypatch, lambda: play(duel.game.pk, ann, take, idempotency_key="first"))
+    with transaction.atomic():
+        with pytest.raises(services.VersionConflict):
+            play(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, expected_version=2)
+        assert Game.objects.get(pk=duel.game.pk).version == 3  # the transaction still answers
+
+
 def test_an_illegal_command_raises_the_engine_code_and_writes_nothing(
     duel: services.SubmitResult, bob: Any
 ) -> None:
@@ -266,7 +323,7 @@ def test_a_replaced_seat_loses_its_user(duel: services.SubmitResult, owner: Any)
     assert Game.objects.get(pk=duel.game.pk).seats[1] == {"name": "Sub", "bot": None, "user": None}
 
 
-def test_a_write_on_a_stale_cached_state_reads_the_missing_events_with_the_row_lock(
+def test_a_write_on_a_stale_cached_state_reads_the_missing_events_with_the_game(
     duel: services.SubmitResult, ann: Any, bob: Any, django_assert_num_queries: Any
 ) -> None:
     game = Game.objects.get(pk=duel.game.pk)
@@ -276,8 +333,9 @@ def test_a_write_on_a_stale_cached_state_reads_the_missing_events_with_the_row_l
     store.state_cache.clear()
     store.state_cache.put(game.uid, duel.state, game.pk)
     move, actor = a_legal_move(state), ann if state.to_move == 0 else bob
-    # savepoint, then PostgreSQL: lock + key + the events after version 2 in one round
-    # trip, write in one; SQLite: lock + key, the events after version 2, update, top, insert
+    # PostgreSQL: the game, the key and the events after version 2 in one statement, then
+    # the write in a savepoint (the test runs in a transaction): savepoint, write, release.
+    # SQLite: game + key, the events after version 2, savepoint, update, top, insert, release
     with django_assert_num_queries(4 if connection.vendor == "postgresql" else 7):
         result = services.submit_command(
             game_id=game.pk, command=move, actor=actor, source=Source.API, expected_version=state.version
