@@ -264,7 +264,8 @@ def submit_command(
         raise VersionConflict(
             game_id=game.pk, expected_version=expected_version, current_version=game.version
         )
-    state = store.load_state(game, tail=tail)
+    # a retraction goes back through the game's history, which only a full replay has
+    state = store.load_state(game, tail=tail, use_cache=not isinstance(parsed, engine.Retract))
     if state.mode == Mode.DIGITAL and isinstance(parsed, engine.DealHand) and source != Source.SYSTEM:
         raise IllegalMove("digital games are dealt by the system", "dealt_by_system")
     items = [(event, actor, source) for event in engine.decide(state, parsed)]

@@ -44,6 +44,7 @@ at BEGIN), so there the highest position is read without an extra lock, with the
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import uuid
@@ -146,6 +147,11 @@ class StateCache:
             return state.version if state is not None else 0
 
     def put(self, uid: uuid.UUID, state: GameState, game_id: int | None = None) -> None:
+        """Keep ``state`` — without the earlier states it links to (``prior``, the history a
+        retraction goes back through): a whole game's history would stay in memory, a few
+        KB an event. A retraction reads the history from the log instead (:func:`load_state`)."""
+        if state.prior is not None:
+            state = dataclasses.replace(state, prior=None)
         with self._lock:
             current = self._states.get(uid)
             if current is not None and current.version > state.version:
@@ -171,9 +177,11 @@ state_cache = StateCache()
 
 def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[StoredEvent] | None = None) -> GameState:
     """The state of ``game`` at ``game.version``: the cached state caught up with the
-    events after it, or a full replay. ``tail``, when given, holds the game's events
-    after some version (read with the game row, see :func:`lock_game`); it is used when
-    it starts right after the cached state, which saves a query."""
+    events after it, or a full replay (``use_cache=False``, or when the events to catch
+    up include a retraction: only a full replay has the history it goes back through).
+    ``tail``, when given, holds the game's events after some version (read with the
+    game row, see :func:`read_game`); it is used when it starts right after the cached
+    state, which saves a query."""
     base = state_cache.get(game.uid) if use_cache else None
     if base is not None and base.version > game.version:
         base = None
@@ -183,10 +191,10 @@ def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[StoredEvent
     if tail is not None and (tail[0].seq if tail else game.version + 1) == after + 1:
         events = [engine.event_from_dict(stored.form) for stored in tail]
     else:
-        # Up to the game's version only: a write that commits after ``game`` was read
-        # is not part of this state (the caller's own write would then conflict).
-        rows = GameEvent.objects.filter(game_id=game.pk, seq__gt=after, seq__lte=game.version)
-        events = to_engine(rows.order_by("seq"))
+        events = _events_between(game, after)
+    if base is not None and any(isinstance(event, engine.Retracted) for event in events):
+        # a retraction goes back through the history, which the cache does not keep
+        base, events = None, _events_between(game, 0)
     state = fold(base, events)
     if state is None or state.version != game.version:
         found = state.version if state is not None else 0
@@ -194,6 +202,14 @@ def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[StoredEvent
     if use_cache:
         state_cache.put(game.uid, state, game.pk)
     return state
+
+
+def _events_between(game: Game, after: int) -> list[Event]:
+    """The game's events after ``after`` up to its version: a write that commits after
+    ``game`` was read is not part of this state (the caller's own write would then
+    conflict)."""
+    rows = GameEvent.objects.filter(game_id=game.pk, seq__gt=after, seq__lte=game.version)
+    return to_engine(rows.order_by("seq"))
 
 
 def state_at(game: Game, version: int) -> GameState | None:

@@ -410,3 +410,36 @@ def test_start_game_is_not_a_command_for_an_existing_game(duel: services.SubmitR
         play(duel.game.pk, ann, engine.command_to_dict(start))
     assert caught.value.code == "unexpected_command"
     assert Game.objects.get(pk=duel.game.pk).version == 2
+
+
+def test_the_state_cache_keeps_no_history_and_a_retraction_reads_it_from_the_log(
+    owner: Any, ann: Any, bob: Any
+) -> None:
+    result = new_game(owner, [services.SeatSpec("Ann"), services.SeatSpec("Bo")], mode="physical")
+    game_id = result.game.pk
+    deal = {"type": "DealHand", "upcard": "KD"}
+    state = play(game_id, owner, deal).state
+    for _ in range(3):
+        state = play(game_id, owner, a_legal_move(state)).state
+    game = Game.objects.get(pk=game_id)
+    assert store.load_state(game) == state  # and into the cache
+    cached = store.state_cache.get(game.uid)
+    assert cached == state and cached.prior is None and cached.depth == state.depth == 4
+    retracted = play(game_id, owner, {"type": "Retract", "count": 3, "reason": "wrong entries"})
+    assert retracted.state == stored_state(game_id)
+    assert retracted.state.version == state.version + 1 and retracted.state.depth == state.depth - 3
+
+
+def test_a_retraction_written_elsewhere_is_caught_up_by_a_full_replay(
+    owner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = new_game(owner, [services.SeatSpec("Ann"), services.SeatSpec("Bo")], mode="physical")
+    game_id = result.game.pk
+    state = play(game_id, owner, {"type": "DealHand", "upcard": "KD"}).state
+    state = play(game_id, owner, a_legal_move(state)).state
+    game = Game.objects.get(pk=game_id)
+    stale = store.state_cache.get(game.uid)  # this process's cache, before the retraction
+    play(game_id, owner, {"type": "Retract", "count": 1, "reason": "misdealt draw"})
+    store.state_cache.put(game.uid, stale, game_id)  # as if another process had written it
+    caught_up = store.load_state(Game.objects.get(pk=game_id))
+    assert caught_up == stored_state(game_id) and caught_up.version == state.version + 1
