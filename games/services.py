@@ -243,7 +243,8 @@ def submit_command(
     raises to refuse; it runs before anything else is looked at, so a refused caller
     learns nothing about keys or versions and nothing is written. (The seats it checks
     cannot change under the write: replacing a seat moves the version, and the write is
-    refused if the version moved.)
+    refused if the version moved. A club role revoked in the milliseconds between the
+    read and the write is not seen by that write.)
 
     Raises ``IllegalMove`` (malformed or against the rules), :class:`GameNotFound`,
     :class:`VersionConflict` or :class:`IdempotencyKeyReused`; none of them writes.
