@@ -260,7 +260,7 @@ def submit_command(
     if isinstance(parsed, engine.StartGame):
         raise IllegalMove("StartGame opens a new game: POST /api/v1/games", "unexpected_command")
     if key_used:
-        return _earlier_write(game_id, key, digest)
+        return _earlier_write(game, key, digest)
     if expected_version != game.version:
         raise VersionConflict(
             game_id=game.pk, expected_version=expected_version, current_version=game.version
@@ -276,16 +276,15 @@ def submit_command(
         # Another write got there first: this same command sent again (a retry racing
         # the original), or another command, which makes this decision stale.
         if GameEvent.objects.filter(game_id=game_id, idempotency_key=key).exists():
-            return _earlier_write(game_id, key, digest)
+            return _earlier_write(game, key, digest)
         current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
         raise VersionConflict(
             game_id=game_id, expected_version=expected_version, current_version=current
         ) from None
 
 
-def _earlier_write(game_id: int, key: str, digest: str) -> SubmitResult:
+def _earlier_write(game: Game, key: str, digest: str) -> SubmitResult:
     """The original result of the write whose idempotency key is ``key``."""
-    game = Game.objects.get(pk=game_id)
     rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
     return _replayed(game, rows, digest)
 

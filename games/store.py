@@ -148,8 +148,8 @@ class StateCache:
 
     def put(self, uid: uuid.UUID, state: GameState, game_id: int | None = None) -> None:
         """Keep ``state`` — without the earlier states it links to (``prior``, the history a
-        retraction goes back through): a whole game's history would stay in memory, a few
-        KB an event. A retraction reads the history from the log instead (:func:`load_state`)."""
+        retraction goes back through): a whole game's history would stay in memory, about
+        0.65 KB an event. A retraction reads the history from the log instead (:func:`load_state`)."""
         if state.prior is not None:
             state = dataclasses.replace(state, prior=None)
         with self._lock:
