@@ -16,7 +16,7 @@ carries ``"redacted": true``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import engine
@@ -54,25 +54,35 @@ def redact_events(
     state_before: GameState | None,
     final_state: GameState,
     seat: int | None,
+    steps: Sequence[GameState] | None = None,
 ) -> list[dict[str, Any]]:
     """``rows`` (consecutive, following ``state_before``) as ``seat`` may see them, given
-    that the log currently ends in ``final_state``."""
+    that the log currently ends in ``final_state``. ``steps``, when the caller has them
+    (a write just folded these events), are the states after each row; otherwise the
+    rows are replayed from ``state_before``."""
     secret_hand = live_hand(final_state)
-    state = state_before
+    if steps is None:
+        steps = list(_replayed(rows, state_before))
+    before = state_before
     out = []
-    for row in rows:
-        event = engine.event_from_dict(row.stored_form())
-        if isinstance(event, engine.HandDealt):
-            hand_number: int | None = event.hand_number
+    for row, after in zip(rows, steps, strict=True):
+        if row.type == "HandDealt":  # its hand is the one it deals
+            hand_number: int | None = after.hand.number if after.hand is not None else None
         else:
-            hand_number = state.hand.number if state is not None and state.hand is not None else None
-        state = engine.apply(state, event)
+            hand_number = before.hand.number if before is not None and before.hand is not None else None
         data = row.data
         redacted = False
         if secret_hand is not None and hand_number == secret_hand:
-            data, redacted = _redact(row.type, row.data, state, seat)
+            data, redacted = _redact(row.type, row.data, after, seat)
         out.append(event_payload(row, data, redacted))
+        before = after
     return out
+
+
+def _replayed(rows: Sequence[GameEvent], state: GameState | None) -> Iterator[GameState]:
+    for row in rows:
+        state = engine.apply(state, engine.event_from_dict(row.stored_form()))
+        yield state
 
 
 def _redact(

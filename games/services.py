@@ -111,6 +111,9 @@ class SubmitResult:
     state: GameState
     state_before: GameState | None
     replayed: bool = False
+    # The state after each of ``events``, when the write folded them (redaction uses
+    # them instead of replaying the events again).
+    steps: tuple[GameState, ...] | None = None
 
 
 def new_idempotency_key() -> str:
@@ -312,15 +315,16 @@ def _append(
     """Apply ``items``, add the system's deal to a digital game waiting for one, then
     write everything, provided the game is still at ``game.version`` (else
     :class:`games.store.WriteConflict`, nothing written)."""
-    state = store.fold(state_before, [event for event, _, _ in items])
+    steps = store.fold_steps(state_before, [event for event, _, _ in items])
+    state = steps[-1] if steps else state_before
     assert state is not None
     deals = 0
     while state.needs_deal and deals < MAX_AUTO_DEALS:
         deck = engine.shuffled_deck(state.ruleset, secrets.token_bytes(32))
         dealt = engine.decide(state, engine.DealHand(deck=deck))
         items = [*items, *((event, None, Source.SYSTEM) for event in dealt)]
-        state = store.fold(state, dealt)
-        assert state is not None
+        steps += store.fold_steps(state, dealt)
+        state = steps[-1]
         deals += 1
     if state.version != game.version + len(items):
         raise store.CorruptStream(f"game {game.pk}: version {game.version} + {len(items)} != {state.version}")
@@ -345,7 +349,7 @@ def _append(
     uid, game_id, final = game.uid, game.pk, state
     transaction.on_commit(lambda: store.state_cache.put(uid, final, game_id))
     outbox.dispatch_on_commit(outbox_ids)
-    return SubmitResult(game, state.version, rows, state, state_before)
+    return SubmitResult(game, state.version, rows, state, state_before, steps=tuple(steps))
 
 
 # --- import ------------------------------------------------------------------------------

@@ -118,6 +118,15 @@ def fold(state: GameState | None, events: Iterable[Event]) -> GameState | None:
     return state
 
 
+def fold_steps(state: GameState | None, events: Iterable[Event]) -> list[GameState]:
+    """The state after each of ``events``, starting from ``state``."""
+    steps = []
+    for event in events:
+        state = engine.apply(state, event)
+        steps.append(state)
+    return steps
+
+
 class StateCache:
     """The latest state of recently used games, per process, keyed by the stream's uid
     and checked against the game's version. Disposable: a miss replays the log, a

@@ -119,7 +119,11 @@ def _store_error(exc: services.StoreError) -> ApiError:
 
 def _written(access: Any, result: services.SubmitResult, seat: int | None) -> dict[str, Any]:
     events = redact_events(
-        result.events, state_before=result.state_before, final_state=result.state, seat=seat
+        result.events,
+        state_before=result.state_before,
+        final_state=result.state,
+        seat=seat,
+        steps=result.steps,
     )
     return {
         "version": result.version,

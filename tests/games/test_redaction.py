@@ -4,6 +4,7 @@ strangers, anonymous)."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -11,9 +12,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+import engine
 from engine.cards import ALL_CARDS, mask_to_cards
 from games import services, store
 from games.models import Game
+from games.redaction import redact_events
 from tests.games.conftest import client_for, new_game
 
 pytestmark = pytest.mark.django_db
@@ -186,3 +189,32 @@ def test_physical_hands_entered_by_the_scorekeeper_stay_private(owner: Any, ann:
         state = client_for(viewer).get(f"{URL}/{game.game.pk}").json()
         if viewer is not ann:
             assert not set(card_strings(state)) & set(hand)
+
+
+def test_a_writes_own_states_redact_its_events_as_a_replay_does(duel: services.SubmitResult) -> None:
+    """The command answer redacts with the states the write folded (``steps``); that is
+    the same as replaying its events, for every viewer, over whole hands (deals,
+    stock draws, knocks, the next deal included)."""
+    rng = random.Random(7)
+    results = [duel]
+    game_id, actor = duel.game.pk, duel.game.owner
+    while results[-1].state.status == "playing" and len(results) < 400:
+        state = results[-1].state
+        command = rng.choice(engine.legal_commands(state))
+        results.append(
+            services.submit_command(
+                game_id=game_id,
+                command=engine.command_to_dict(command),
+                actor=actor,
+                source="system",
+                expected_version=state.version,
+            )
+        )
+    assert any(r.state.hand is not None and r.state.hand.number > 1 for r in results), "no second deal"
+    for result in results:
+        assert result.steps is not None and len(result.steps) == len(result.events)
+        for seat in (0, 1, None):
+            kwargs = {"state_before": result.state_before, "final_state": result.state, "seat": seat}
+            assert redact_events(result.events, steps=result.steps, **kwargs) == redact_events(
+                result.events, **kwargs
+            )
