@@ -120,6 +120,12 @@ del _code, _n, _prefix
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
+def card_of_code(code: str) -> Card | None:
+    """The card whose code is exactly ``code`` (as stored: upper case, no spaces), or
+    None; the fast path of reading stored events. :meth:`Card.parse` is lenient."""
+    return _BY_CODE.get(code)
+
+
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """Parse card codes separated by spaces or commas (or an iterable of codes).
 

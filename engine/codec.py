@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine.cards import Card, parse_cards
+from engine.cards import Card, card_of_code, parse_cards
 from engine.rules import RuleSet
 from engine.state import MatchResult, Seat
 
@@ -43,6 +43,10 @@ def _bool(value: Any) -> bool:
 
 
 def _card(value: Any) -> Card:
+    if type(value) is str:
+        card = card_of_code(value)  # a stored code: one lookup
+        if card is not None:
+            return card
     if isinstance(value, Card):
         return value
     return Card.parse(_str(value))
@@ -53,7 +57,7 @@ def _cards(value: Any) -> tuple[Card, ...]:
         return parse_cards(value)
     if not isinstance(value, Iterable):
         raise TypeError(f"expected a list of cards, got {value!r}")
-    return tuple(_card(v) for v in value)
+    return tuple([_card(v) for v in value])
 
 
 def _fraction(value: Any) -> Fraction:
