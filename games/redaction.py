@@ -16,12 +16,12 @@ carries ``"redacted": true``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import engine
 from engine import GameState
 from engine.cards import ALL_CARDS, mask_to_cards
+from games import store
 from games.models import GameEvent
 
 LIVE_STATUSES = ("playing", "showdown")
@@ -62,7 +62,7 @@ def redact_events(
     rows are replayed from ``state_before``."""
     secret_hand = live_hand(final_state)
     if steps is None:
-        steps = list(_replayed(rows, state_before))
+        steps = store.fold_steps(state_before, store.to_engine(rows))
     before = state_before
     out = []
     for row, after in zip(rows, steps, strict=True):
@@ -77,12 +77,6 @@ def redact_events(
         out.append(event_payload(row, data, redacted))
         before = after
     return out
-
-
-def _replayed(rows: Sequence[GameEvent], state: GameState | None) -> Iterator[GameState]:
-    for row in rows:
-        state = engine.apply(state, engine.event_from_dict(row.stored_form()))
-        yield state
 
 
 def _redact(

@@ -31,10 +31,11 @@ def viewer_events(game: Game, *, after: int, seat: int | None) -> tuple[list[dic
     rows = game_rows(game)
     head, tail = rows[:after], rows[after:]
     before = store.fold(None, store.to_engine(head))
-    final = store.fold(before, store.to_engine(tail))
+    steps = store.fold_steps(before, store.to_engine(tail))
+    final = steps[-1] if steps else before
     if final is None:
         raise store.CorruptStream(f"game {game.pk} has no events")
-    return redact_events(tail, state_before=before, final_state=final, seat=seat), final
+    return redact_events(tail, state_before=before, final_state=final, seat=seat, steps=steps), final
 
 
 def state_payload(access: GameAccess, state: GameState, *, seat: int | None) -> dict[str, Any]:

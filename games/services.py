@@ -299,9 +299,9 @@ def _replayed(game: Game, rows: list[GameEvent], digest: str) -> SubmitResult:
             "this Idempotency-Key was already used for a different command; use a new key per command"
         )
     before = store.state_at(game, rows[0].seq - 1)
-    after = store.fold(before, store.to_engine(rows))
-    assert after is not None
-    return SubmitResult(game, after.version, rows, after, before, replayed=True)
+    steps = store.fold_steps(before, store.to_engine(rows))
+    after = steps[-1]
+    return SubmitResult(game, after.version, rows, after, before, replayed=True, steps=tuple(steps))
 
 
 def _append(
