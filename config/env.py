@@ -77,6 +77,10 @@ def parse_database_url(url: str, base_dir: Path) -> dict[str, Any]:
             raise ImproperlyConfigured(f"DATABASE_URL {url!r} has a bad port") from exc
         options = dict(parse_qsl(parts.query))
         conn_max_age = int(options.pop("conn_max_age", "60"))
+        # Read by config.postgresql, not passed to libpq (see prepared_cursor there).
+        options["prepared_statements"] = parse_bool(
+            "DATABASE_URL option prepared_statements", options.pop("prepared_statements", "true")
+        )
         return {
             "ENGINE": "config.postgresql",
             "NAME": name,

@@ -53,7 +53,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
             return super().authenticate_credentials(key)
         token_model = self.get_model()
         sql, token_fields, user_fields = _lookup(token_model)
-        with connection.cursor() as cursor:
+        with connection.prepared_cursor() as cursor:
             cursor.execute(sql, [key])
             row = cursor.fetchone()
         if row is None:

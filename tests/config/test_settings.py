@@ -88,8 +88,10 @@ def test_postgres_url_parts() -> None:
         "db.local",
         "5433",
     )
-    assert db["OPTIONS"] == {"sslmode": "require"}
+    assert db["OPTIONS"] == {"sslmode": "require", "prepared_statements": True}
     assert parse_database_url("postgresql://u@h/n?conn_max_age=0", Path("/"))["CONN_MAX_AGE"] == 0
+    off = parse_database_url("postgres://u@h/n?prepared_statements=off", Path("/"))
+    assert off["OPTIONS"] == {"prepared_statements": False}
 
 
 @pytest.mark.parametrize(
@@ -99,6 +101,7 @@ def test_postgres_url_parts() -> None:
         ("postgres://u@h/", "names no database"),
         ("sqlite://", "names no SQLite file"),
         ("postgres://u@h:notaport/db", "has a bad port"),
+        ("postgres://u@h/db?prepared_statements=maybe", "option prepared_statements must be one of"),
     ],
 )
 def test_bad_database_urls(url: str, message: str) -> None:
