@@ -16,27 +16,30 @@ positions back), while readers are never blocked. Everything else a write does
 before the lock, so the serialised part is one short statement and the commit.
 
 Writes are optimistic (:mod:`games.services`): :func:`read_game` reads without a lock,
-and the write itself is one round trip on PostgreSQL (:func:`write_game_and_events`),
-the statements sent as one query string: ``UPDATE`` the game row ``WHERE version =``
-the version read (this also locks the row); the outbox rows, if any; ``SELECT
-pg_advisory_xact_lock(k)``; ``INSERT ... SELECT`` the events with positions
-``highest + 1, highest + 2, ...`` where ``highest`` is ``MAX(position)`` read *inside
-the INSERT*. Outside a transaction, PostgreSQL runs such a string as one transaction
-and commits it at the end; inside the caller's transaction it runs in a savepoint.
-The statements run one after another and, in READ COMMITTED, each gets its own
-snapshot when it starts. The INSERT starts only once the lock statement has returned,
-so its snapshot includes the commit of the previous lock holder (a transaction's
-commit is visible before its locks are released): ``highest`` is the true highest
-committed position, and no other writer can read it until this transaction ends. If
-any statement fails the rest do not run and the transaction rolls back, positions
-included.
+and the write itself is one round trip on PostgreSQL (:func:`write_game_and_events`):
+one call of the function ``games_append`` (migration 0003, as Marten appends through
+``mt_append_event``), whose statements run in this order: ``UPDATE`` the game row
+``WHERE version =`` the version read (this also locks the row; if no row matches,
+nothing else happens); the outbox rows, if any; ``pg_advisory_xact_lock(k)``; ``INSERT
+... SELECT`` the events with positions ``highest + 1, highest + 2, ...`` where
+``highest`` is ``MAX(position)`` read *inside the INSERT*. Outside a transaction the
+call is its own transaction and commits when it returns; inside the caller's
+transaction it runs in a savepoint. The function is VOLATILE, so in READ COMMITTED
+each of its statements takes a fresh snapshot when it starts. The INSERT starts only
+once the lock has been granted, so its snapshot includes the commit of the previous
+lock holder (a transaction's commit is visible before its locks are released):
+``highest`` is the true highest committed position, and no other writer can read it
+until this transaction ends. If any statement fails the transaction rolls back,
+positions included. PL/pgSQL plans the statements once per connection, and the call
+itself is a prepared statement (``config.postgresql``).
 
 A write that lost a race cannot slip through: if another write moved the game on
 after it was read, the UPDATE (which waits for that writer's row lock, then re-checks
-the version) matches no row, and the events, numbered from the version read, collide
-with the winner's on the unique ``(game, seq)`` — or ``(game, idempotency_key)`` for a
-retry racing its original — so the whole transaction rolls back and the caller gets
-:class:`WriteConflict`.
+the version) matches no row, the function returns ``updated`` false having written
+nothing, and the caller gets :class:`WriteConflict`. The unique ``(game, seq)`` and
+``(game, idempotency_key)`` stay as the database's own guarantee: with the row at the
+version read they cannot trip unless the log runs ahead of its row
+(:class:`CorruptStream`).
 
 SQLite serialises writers itself (``transaction_mode`` IMMEDIATE takes the write lock
 at BEGIN), so there the highest position is read without an extra lock, with the ORM.
@@ -78,29 +81,15 @@ READ_GAME_SQL = (
     "FROM games_game g WHERE g.id = %s"
 )
 _INSERTED_FIELDS = tuple(name for name in EVENT_FIELDS if name not in ("id", "position"))
-# The rows travel as one JSON document (one parameter, parsed by PostgreSQL) rather
-# than a dozen bound parameters per event: less work on both sides of the wire.
-_EVENT_TYPES = {
-    "game_id": "bigint",
-    "seq": "integer",
-    "type": "varchar",
-    "schema_version": "smallint",
-    "data": "jsonb",
-    "actor_id": "bigint",
-    "source": "varchar",
-    "idempotency_key": "varchar",
-    "command_key": "varchar",
-    "command_digest": "varchar",
-    "recorded_at": "timestamptz",
-}
+# games_append (migration 0003) does the whole write on PostgreSQL; the statement calling
+# it is prepared once per connection (config.postgresql). The rows travel as one JSON
+# document (one parameter, parsed by PostgreSQL) rather than a dozen bound parameters
+# per event: less work on both sides of the wire. The game row columns it can set:
+_APPEND_CHANGES = frozenset({"version", "status", "snapshot", "seats", "updated_at"})
 _APPEND_SQL = (
-    "SELECT pg_advisory_xact_lock(%s); "
-    f"INSERT INTO games_gameevent ({', '.join(_INSERTED_FIELDS)}, position) "
-    f"SELECT {', '.join('v.' + name for name in _INSERTED_FIELDS)}, top.highest + v.ord "
-    "FROM jsonb_to_recordset(%s::jsonb) AS v(ord integer, "
-    + ", ".join(f"{name} {_EVENT_TYPES[name]}" for name in _INSERTED_FIELDS)
-    + ") CROSS JOIN (SELECT COALESCE(MAX(position), 0) AS highest FROM games_gameevent) AS top "
-    "RETURNING seq, id, position"
+    "SELECT updated, event_seqs, event_ids, event_positions, outbox_ids FROM games_append("
+    "%s::bigint, %s::integer, %s::integer, %s::varchar, %s::jsonb, %s::jsonb, %s::timestamptz, "
+    "%s::jsonb, %s::jsonb, %s::bigint)"
 )
 
 
@@ -308,14 +297,9 @@ class WriteConflict(Exception):
     got there first. Nothing of this write was stored."""
 
 
-# A write that lost the race to another at the same version collides with the winner's
-# events on one of these (the same seq; or, for a retry, the same idempotency key).
-CONFLICT_CONSTRAINTS = frozenset({"unique_event_seq_per_game", "unique_event_key_per_game"})
-_OUTBOX_SQL = (
-    "INSERT INTO games_outboxmessage (topic, payload, created_at, attempts, last_error) "
-    "SELECT v.topic, v.payload, %s, 0, '' FROM jsonb_to_recordset(%s::jsonb) "
-    "AS v(ord integer, topic varchar, payload jsonb) ORDER BY v.ord RETURNING id"
-)
+# A write whose game row was at the expected version cannot collide on these unless the
+# log and the row disagree (the row's version is behind its events).
+CORRUPTION_CONSTRAINTS = frozenset({"unique_event_seq_per_game", "unique_event_key_per_game"})
 
 
 def write_game_and_events(
@@ -350,41 +334,39 @@ def _write_postgresql(
     rows: list[GameEvent],
     messages: Sequence[tuple[str, dict[str, Any]]],
 ) -> tuple[list[GameEvent], list[int]]:
-    quote = connection.ops.quote_name
-    updates = ", ".join(f"{quote(Game._meta.get_field(name).column)} = %s" for name in changes)
-    update = f"UPDATE games_game SET {updates} WHERE id = %s AND version = %s"
-    update_params = [*(_game_value(name, value) for name, value in changes.items()), game.pk, game.version]
+    unknown = set(changes) - _APPEND_CHANGES
+    if unknown:
+        raise ValueError(f"games_append cannot change {sorted(unknown)} of a game row")
     document = [
         {"ord": ordinal, **{name: getattr(row, name) for name in _INSERTED_FIELDS}}
         for ordinal, row in enumerate(rows, start=1)
     ]
-    append_params = [APPEND_LOCK_KEY, json.dumps(document, default=_isoformat)]
-    if messages:  # before the append lock, which is held until commit
-        outbox = [{"ord": n, "topic": topic, "payload": data} for n, (topic, data) in enumerate(messages)]
-        sql = f"{update}; {_OUTBOX_SQL}; {_APPEND_SQL}"
-        params = [*update_params, changes["updated_at"], json.dumps(outbox), *append_params]
-    else:
-        sql = f"{update}; {_APPEND_SQL}"
-        params = [*update_params, *append_params]
+    outbox = [{"ord": n, "topic": topic, "payload": data} for n, (topic, data) in enumerate(messages)]
+    params = [
+        game.pk,
+        game.version,
+        changes["version"],
+        changes["status"],
+        json.dumps(changes["snapshot"]) if "snapshot" in changes else None,
+        json.dumps(changes["seats"]) if "seats" in changes else None,
+        changes["updated_at"],
+        json.dumps(outbox) if outbox else None,
+        json.dumps(document, default=_isoformat),
+        APPEND_LOCK_KEY,
+    ]
     try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            updated = cursor.rowcount
-            ids = []
-            if messages:
-                cursor.nextset()
-                ids = [pk for (pk,) in cursor.fetchall()]
-            cursor.nextset()  # the append lock
-            cursor.nextset()
-            inserted = {seq: (pk, position) for seq, pk, position in cursor.fetchall()}
+        with connection.prepared_cursor() as cursor:
+            cursor.execute(_APPEND_SQL, params)
+            updated, seqs, ids, positions, outbox_ids = cursor.fetchone()
     except IntegrityError as exc:
         constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
-        if constraint in CONFLICT_CONSTRAINTS:
-            raise WriteConflict(f"game {game.pk} moved on from version {game.version}") from None
+        if constraint in CORRUPTION_CONSTRAINTS:
+            raise CorruptStream(f"game {game.pk}: its log holds events after version {game.version}") from exc
         raise
-    if updated != 1:  # the events went in, so the game was at its version: cannot happen
-        raise CorruptStream(f"game {game.pk}: events appended but {updated} game rows updated")
-    return _saved(rows, inserted), ids
+    if not updated:
+        raise WriteConflict(f"game {game.pk} moved on from version {game.version}")
+    inserted = dict(zip(seqs or (), zip(ids or (), positions or (), strict=True), strict=True))
+    return _saved(rows, inserted), list(outbox_ids or ())
 
 
 def _write_sqlite(
@@ -409,10 +391,6 @@ def _insert_events_sqlite(rows: list[GameEvent]) -> list[GameEvent]:
     for offset, row in enumerate(rows, start=1):
         row.position = highest + offset
     return GameEvent.objects.bulk_create(rows)
-
-
-def _game_value(name: str, value: Any) -> Any:
-    return json.dumps(value) if name in ("seats", "snapshot") else value
 
 
 def _isoformat(value: Any) -> str:

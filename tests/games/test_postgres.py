@@ -4,6 +4,7 @@ sequence-based stores."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -160,3 +161,53 @@ def test_a_reader_never_sees_a_later_position_before_an_earlier_one_commits(
     assert seen == [start + 1, start + 2]  # every event, once, in order: nothing skipped
     by_position = {e.position: e.game_id for e in GameEvent.objects.filter(position__gt=start)}
     assert by_position == {start + 1: one.pk, start + 2: two.pk}
+
+
+def test_the_append_function_inserts_every_column_of_the_event_model(postgres_required: None) -> None:
+    """games_append names the event columns itself (migration 0003): a column added to
+    GameEvent without a migration replacing the function fails here, not in production."""
+    from games import store
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_get_functiondef('games_append'::regproc)")
+        (definition,) = cursor.fetchone()
+    inserted = re.search(r"INSERT INTO games_gameevent \((.*?)\)", definition, re.S)
+    assert inserted is not None
+    columns = {name.strip() for name in inserted.group(1).split(",")}
+    assert columns == {*store._INSERTED_FIELDS, "position"}
+
+
+def test_a_log_ahead_of_its_game_row_is_corruption_and_writes_nothing(
+    postgres_required: None, owner: Any
+) -> None:
+    from games import store
+
+    game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
+    services.submit_command(
+        game_id=game.pk,
+        command={"type": "DealHand", "upcard": "KD"},
+        actor=owner,
+        source=Source.API,
+        expected_version=1,
+    )
+    Game.objects.filter(pk=game.pk).update(version=1)  # the row forgets the deal
+    store.state_cache.clear()
+    before = GameEvent.objects.count()
+    with pytest.raises(store.CorruptStream, match="its log holds events after version 1"):
+        services.submit_command(
+            game_id=game.pk,
+            command={"type": "DealHand", "upcard": "QD"},
+            actor=owner,
+            source=Source.API,
+            expected_version=1,
+        )
+    assert GameEvent.objects.count() == before
+    assert Game.objects.get(pk=game.pk).version == 1
+
+
+def test_the_append_function_changes_only_the_columns_it_knows(postgres_required: None, owner: Any) -> None:
+    from games import store
+
+    game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
+    with pytest.raises(ValueError, match=r"cannot change \['owner_id'\]"):
+        store.write_game_and_events(game, {"version": 2, "status": "playing", "owner_id": None}, [])
