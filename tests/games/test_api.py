@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import services, store
@@ -82,6 +83,24 @@ def test_token_authentication_and_the_token_endpoint(ann: Any) -> None:
     assert GameEvent.objects.get(game_id=created.json()["id"], seq=1).source == Source.API
     bad = APIClient().post("/api/v1/auth/token", {"username": "ann", "password": "nope"}, format="json")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid_request"
+
+
+def test_a_token_decides_even_beside_a_session_cookie(
+    duel: services.SubmitResult, ann: Any, bob: Any
+) -> None:
+    """The token is checked first: a request with both acts as the token's user, and a
+    bad token is refused even when the session is valid (nothing written either way
+    but by the token's user)."""
+    client = client_for(bob)  # signed in as bob
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=ann).key}")
+    response = post_command(client, duel.game.pk, 2, {"type": "DrawFromStock", "seat": 0})
+    assert response.status_code == 201
+    assert [(e["source"], e["actor"]) for e in response.json()["events"]] == [("api", ann.pk)]
+
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    refused = post_command(client, duel.game.pk, 3, {"type": "Discard", "seat": 0, "card": "X1"})
+    assert refused.status_code == 401
+    assert GameEvent.objects.filter(game=duel.game).count() == 3
 
 
 def test_session_writes_are_recorded_as_web(duel: services.SubmitResult, ann: Any) -> None:
