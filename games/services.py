@@ -170,10 +170,9 @@ def create_game(
         {**engine.command_to_dict(start), "users": seat_rows, "context": dict(context or {})}, owner_id
     )
     key = idempotency_key or new_idempotency_key()
-    if idempotency_key is not None and owner_id is not None:
-        earlier = _earlier_creation(owner_id, key, digest)
-        if earlier is not None:
-            return earlier
+    # A retry (the owner's key again) collides with the original's row on the unique
+    # (owner, creation_key) and is answered from the original: no lookup before every
+    # creation, and a retry racing its original waits for it to commit.
     try:
         with transaction.atomic():
             game = Game.objects.create(

@@ -24,7 +24,7 @@ nothing else happens); the outbox rows, if any; ``pg_advisory_xact_lock(k)``; ``
 ... SELECT`` the events with positions ``highest + 1, highest + 2, ...`` where
 ``highest`` is ``MAX(position)`` read *inside the INSERT*. Outside a transaction the
 call is its own transaction and commits when it returns; inside the caller's
-transaction it runs in a savepoint. The function is VOLATILE, so in READ COMMITTED
+transaction it is one more statement of it. The function is VOLATILE, so in READ COMMITTED
 each of its statements takes a fresh snapshot when it starts. The INSERT starts only
 once the lock has been granted, so its snapshot includes the commit of the previous
 lock holder (a transaction's commit is visible before its locks are released):
@@ -314,16 +314,14 @@ def write_game_and_events(
     raise :class:`WriteConflict`, having written nothing. Returns the saved rows and
     the ids of the outbox rows.
 
-    On PostgreSQL, outside a transaction, this is one round trip: the statements go
-    as one query string, which the server runs as one transaction and commits (see
-    the module docstring). Inside the caller's transaction it runs in a savepoint, so a
-    conflict leaves that transaction usable."""
+    On PostgreSQL this is one round trip, one call of ``games_append`` (see the module
+    docstring): outside a transaction the server commits it; inside the caller's
+    transaction it is part of it, and a conflict (which the function reports without
+    an error) leaves that transaction usable, with no savepoint needed."""
     changes = {**changes, "updated_at": timezone.now()}
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+    if connection.vendor == "postgresql":
         return _write_postgresql(game, changes, rows, messages)
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            return _write_postgresql(game, changes, rows, messages)
         return _write_sqlite(game, changes, rows, messages)
 
 

@@ -377,18 +377,18 @@ def test_query_count_of_the_command_endpoint(
     client.get(f"{URL}/{duel.game.pk}")  # warm the state cache
     # token with its user, then
     # - PostgreSQL: one statement reads the game (the access check runs on it), looks the
-    #   key up and reads the events after the cached state; one round trip writes the game
-    #   row if still at its version, takes the append lock and inserts the events (in a
-    #   savepoint here, as the test runs in a transaction: savepoint, write, release);
+    #   key up and reads the events after the cached state; one call of games_append
+    #   writes the game row if still at its version, takes the append lock and inserts
+    #   the events (no savepoint, though the test runs in a transaction);
     # - SQLite: game with the key lookup, savepoint, update game, top position, insert
     #   events, release savepoint
-    with django_assert_num_queries(_vendor_queries(sqlite=7, postgresql=5)):
+    with django_assert_num_queries(_vendor_queries(sqlite=7, postgresql=3)):
         response = post_command(client, duel.game.pk, 2, {"type": "DrawFromStock", "seat": 0})
     assert response.status_code == 201
     # a cold cache costs nothing more on PostgreSQL: the read's statement returns the log
     store.state_cache.clear()
     discard = a_legal_move(store.load_state(Game.objects.get(pk=duel.game.pk), use_cache=False))
-    with django_assert_num_queries(_vendor_queries(sqlite=8, postgresql=5)):
+    with django_assert_num_queries(_vendor_queries(sqlite=8, postgresql=3)):
         response = post_command(client, duel.game.pk, 3, discard)
     assert response.status_code == 201
 
