@@ -15,11 +15,22 @@ from django.db import connection, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import selectors, services
+from games import selectors, services, store
 from games.models import Game, GameEvent, Source
 from tests.games.conftest import new_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def deal(game_id: int, actor: Any, upcard: str = "KD") -> services.SubmitResult:
+    """The scorekeeper deals a physical game at version 1."""
+    return services.submit_command(
+        game_id=game_id,
+        command={"type": "DealHand", "upcard": upcard},
+        actor=actor,
+        source=Source.API,
+        expected_version=1,
+    )
 
 
 def in_thread(target: Callable[[], None]) -> threading.Thread:
@@ -80,23 +91,17 @@ def test_concurrent_writers_on_different_games_all_succeed_without_gaps(
     barrier = threading.Barrier(len(games))
     errors: list[BaseException] = []
 
-    def deal(game_id: int) -> Callable[[], None]:
+    def dealer(game_id: int) -> Callable[[], None]:
         def run() -> None:
             barrier.wait(timeout=10)
             try:
-                services.submit_command(
-                    game_id=game_id,
-                    command={"type": "DealHand", "upcard": "KD"},
-                    actor=owner,
-                    source=Source.API,
-                    expected_version=1,
-                )
+                deal(game_id, owner)
             except BaseException as exc:  # reported below
                 errors.append(exc)
 
         return run
 
-    for thread in [in_thread(deal(g.pk)) for g in games]:
+    for thread in [in_thread(dealer(g.pk)) for g in games]:
         thread.join(timeout=30)
     assert errors == []
     positions = list(GameEvent.objects.order_by("position").values_list("position", flat=True))
@@ -115,23 +120,14 @@ def test_a_reader_never_sees_a_later_position_before_an_earlier_one_commits(
     t1_positioned, release_t1, t2_done, stop_reader = (threading.Event() for _ in range(4))
     observed: list[list[int]] = []
 
-    def deal(game_id: int) -> None:
-        services.submit_command(
-            game_id=game_id,
-            command={"type": "DealHand", "upcard": "KD"},
-            actor=owner,
-            source=Source.API,
-            expected_version=1,
-        )
-
     def t1() -> None:
         with transaction.atomic():
-            deal(one.pk)
+            deal(one.pk, owner)
             t1_positioned.set()
             release_t1.wait(timeout=20)
 
     def t2() -> None:
-        deal(two.pk)
+        deal(two.pk, owner)
         t2_done.set()
 
     def reader() -> None:
@@ -166,8 +162,6 @@ def test_a_reader_never_sees_a_later_position_before_an_earlier_one_commits(
 def test_the_append_function_inserts_every_column_of_the_event_model(postgres_required: None) -> None:
     """games_append names the event columns itself (migration 0003): a column added to
     GameEvent without a migration replacing the function fails here, not in production."""
-    from games import store
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_get_functiondef('games_append'::regproc)")
         (definition,) = cursor.fetchone()
@@ -180,34 +174,18 @@ def test_the_append_function_inserts_every_column_of_the_event_model(postgres_re
 def test_a_log_ahead_of_its_game_row_is_corruption_and_writes_nothing(
     postgres_required: None, owner: Any
 ) -> None:
-    from games import store
-
     game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
-    services.submit_command(
-        game_id=game.pk,
-        command={"type": "DealHand", "upcard": "KD"},
-        actor=owner,
-        source=Source.API,
-        expected_version=1,
-    )
+    deal(game.pk, owner)
     Game.objects.filter(pk=game.pk).update(version=1)  # the row forgets the deal
     store.state_cache.clear()
     before = GameEvent.objects.count()
     with pytest.raises(store.CorruptStream, match="its log holds events after version 1"):
-        services.submit_command(
-            game_id=game.pk,
-            command={"type": "DealHand", "upcard": "QD"},
-            actor=owner,
-            source=Source.API,
-            expected_version=1,
-        )
+        deal(game.pk, owner, "QD")
     assert GameEvent.objects.count() == before
     assert Game.objects.get(pk=game.pk).version == 1
 
 
 def test_the_append_function_changes_only_the_columns_it_knows(postgres_required: None, owner: Any) -> None:
-    from games import store
-
     game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
     with pytest.raises(ValueError, match=r"cannot change \['owner_id'\]"):
         store.write_game_and_events(game, {"version": 2, "status": "playing", "owner_id": None}, [])
