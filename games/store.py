@@ -361,9 +361,13 @@ def _write_postgresql(
             raise CorruptStream(f"game {game.pk}: its log holds events after version {game.version}") from exc
         raise
     if not updated:
-        raise WriteConflict(f"game {game.pk} moved on from version {game.version}")
+        raise _moved_on(game)
     inserted = dict(zip(seqs or (), zip(ids or (), positions or (), strict=True), strict=True))
     return _saved(rows, inserted), list(outbox_ids or ())
+
+
+def _moved_on(game: Game) -> WriteConflict:
+    return WriteConflict(f"game {game.pk} moved on from version {game.version}")
 
 
 def _write_sqlite(
@@ -375,7 +379,7 @@ def _write_sqlite(
     """SQLite: the transaction holds the database's write lock since BEGIN (IMMEDIATE),
     so checking the version and then inserting cannot interleave with another writer."""
     if not Game.objects.filter(pk=game.pk, version=game.version).update(**changes):
-        raise WriteConflict(f"game {game.pk} moved on from version {game.version}")
+        raise _moved_on(game)
     saved = _insert_events_sqlite(rows)
     created = OutboxMessage.objects.bulk_create(
         OutboxMessage(topic=topic, payload=payload) for topic, payload in messages
