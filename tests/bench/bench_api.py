@@ -11,7 +11,11 @@
    the version it returned,
    with a fresh Idempotency-Key. Reports commands/s, p50/p99 latency, and the CPU
    one command cost gunicorn's workers, PostgreSQL and the whole machine (/proc), with
-   the share of the run the hypervisor stole.
+   the share of the run the hypervisor stole, and the stalls: every stretch of 50 ms or
+   more in which no command was answered at all, beside what an 8 kB write and
+   fdatasync on this machine's disk took meanwhile (a probe, one every 50 ms). Every
+   command waits for its commit to reach the disk, so a slow flush holds all clients
+   at once; on a shared host such flushes take 100-500 ms now and then, even idle.
 3. The same database, the eventsourcing library's PostgresApplicationRecorder: appends
    of one event per call by as many threads, each to its own aggregate (the reference
    append rate; pip install "eventsourcing[postgres]"), and our rate as a ratio of it.
@@ -23,6 +27,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
 import os
@@ -144,6 +149,7 @@ def client_loop(port: int, token: str, user_id: int, seconds: float, seed: int, 
     client = Client(port, token, user_id)
     game, version, state = client.new_game()
     latencies: list[float] = []
+    answered: list[float] = []  # time.monotonic() of every answer: the same clock in every process
     errors = 0
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
@@ -157,15 +163,16 @@ def client_loop(port: int, token: str, user_id: int, seconds: float, seed: int, 
             f"/api/v1/games/{game}/commands", {"expected_version": version, "command": command}
         )
         latencies.append(time.perf_counter() - started)
+        answered.append(time.monotonic())
         if status != 201:
             errors += 1
             game, version, state = client.new_game()
             continue
         version, state = body["version"], body["state"]
-    out.append((latencies, errors))
+    out.append((latencies, errors, answered))
 
 
-def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[float], int]:
+def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[float], int, list[float]]:
     port, token, user_id, seconds, threads, seed = args
     results: list[Any] = []
     workers = [
@@ -176,7 +183,11 @@ def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[floa
         w.start()
     for w in workers:
         w.join()
-    return [x for lat, _ in results for x in lat], sum(e for _, e in results)
+    return (
+        [x for lat, _, _ in results for x in lat],
+        sum(e for _, e, _ in results),
+        [t for _, _, times in results for t in times],
+    )
 
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -213,6 +224,61 @@ def machine_steal() -> tuple[float, float]:
     return ticks[7] / CLOCK_TICKS, sum(ticks) / CLOCK_TICKS
 
 
+STALL = 0.050  # seconds without a single answer, with every client waiting on one
+
+
+def stalls(answered: list[float], started: float, ended: float) -> list[float]:
+    """The stretches of at least ``STALL`` seconds in which no command was answered."""
+    times = [started, *sorted(answered), ended]
+    return [b - a for a, b in itertools.pairwise(times) if b - a >= STALL]
+
+
+class StorageProbe(threading.Thread):
+    """Every 50 ms, writes 8 kB to a file in ``directory`` and fdatasyncs it, as a
+    commit flushes the WAL: how long the disk takes to make a write durable while the
+    benchmark runs, whatever the server does."""
+
+    def __init__(self, directory: str) -> None:
+        super().__init__(daemon=True)
+        self.directory, self.flushes = directory, []
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        import tempfile
+
+        block = os.urandom(8192)
+        with tempfile.NamedTemporaryFile(dir=self.directory, prefix="bench-probe-") as f:
+            while not self._done.wait(0.05):
+                started = time.perf_counter()
+                os.pwrite(f.fileno(), block, 0)
+                os.fdatasync(f.fileno())
+                self.flushes.append(time.perf_counter() - started)
+
+    def stop(self) -> list[float]:
+        self._done.set()
+        self.join()
+        return sorted(self.flushes)
+
+
+def probe_directory(dbname: str) -> tuple[str, str]:
+    """A directory on the database's disk, when it is on this machine and readable
+    (its data directory's parent file system), else the temporary directory; and
+    which of the two it is."""
+    import tempfile
+
+    import psycopg
+
+    scratch = tempfile.gettempdir()
+    try:
+        with psycopg.connect(f"{SERVER}/{dbname}") as conn:
+            data = str(conn.execute("SHOW data_directory").fetchone()[0])  # type: ignore[index]
+        if os.stat(data).st_dev == os.stat(scratch).st_dev:
+            return scratch, f"{scratch}, on the file system of PostgreSQL's {data}"
+    except Exception:  # not a superuser, another machine: say so below
+        pass
+    return scratch, f"{scratch} (PostgreSQL's data directory not seen to share its disk)"
+
+
 def pids_of(pattern: str) -> list[int]:
     found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout
     return [int(pid) for pid in found.split()]
@@ -226,22 +292,30 @@ def run_clients(
     seconds: float,
     processes: int,
     server_pids: list[int] | None = None,
+    probe_dir: str | None = None,
 ) -> dict[str, Any]:
     """Run the clients; with ``server_pids`` (gunicorn's workers) also the CPU each
     command cost the server, PostgreSQL, and everything (load generator and kernel
-    included), from /proc."""
+    included), from /proc; with ``probe_dir`` the disk's flush times meanwhile."""
     procs = min(clients, processes)
     split = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
     database_pids = pids_of("postgres")
     cpu_before = (process_cpu(server_pids or []), process_cpu(database_pids), machine_busy())
     steal_before = machine_steal()
+    probe = StorageProbe(probe_dir) if probe_dir else None
+    if probe:
+        probe.start()
     started = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(procs) as pool:
         parts = pool.map(process_main, [(port, token, user_id, seconds, n, i) for i, n in enumerate(split)])
     elapsed = time.perf_counter() - started
+    flushes = probe.stop() if probe else []
+    # from the first answer to the last: the pool's start and the last stragglers aside
+    answered = sorted(t for _, _, times in parts for t in times)
+    quiet = stalls(answered, answered[0], answered[-1]) if answered else []
     cpu_after = (process_cpu(server_pids or []), process_cpu(database_pids), machine_busy())
     steal_after = machine_steal()
-    latencies = sorted(x for lat, _ in parts for x in lat)
+    latencies = sorted(x for lat, _, _ in parts for x in lat)
     n = max(len(latencies), 1)
     server_ms, database_ms, all_ms = (1000 * (b - a) / n for a, b in zip(cpu_before, cpu_after, strict=True))
     return {
@@ -251,12 +325,29 @@ def run_clients(
         "all_cpu_ms": all_ms,
         "clients": clients,
         "commands": len(latencies),
-        "errors": sum(e for _, e in parts),
+        "errors": sum(e for _, e, _ in parts),
+        "stalls": quiet,
+        "flushes": flushes,
         "per_s": len(latencies) / seconds,
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
         "elapsed": elapsed,
     }
+
+
+def stall_report(row: dict[str, Any]) -> str:
+    """The stalls of a run and, beside them, what the disk's flushes took meanwhile."""
+    quiet, flushes = row["stalls"], row["flushes"]
+    text = f"stalls (no answer for {1000 * STALL:.0f}+ ms): {len(quiet)}"
+    if quiet:
+        text += f", longest {1000 * max(quiet):.0f} ms, {1000 * sum(quiet):.0f} ms in all"
+    if flushes:
+        slow = sum(1 for f in flushes if f >= STALL)
+        text += (
+            f"; disk flushes: {len(flushes)}, p50 {1000 * statistics.median(flushes):.1f} ms,"
+            f" {slow} of {1000 * STALL:.0f}+ ms, longest {1000 * flushes[-1]:.0f} ms"
+        )
+    return text
 
 
 def eventsourcing_rate(dbname: str, threads: int, seconds: float) -> dict[str, Any]:
@@ -345,6 +436,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker (gthread if > 1)")
     parser.add_argument("--client-processes", type=int, default=4)
     parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument("--no-probe", action="store_true", help="no disk flush probe during the runs")
     args = parser.parse_args()
 
     dbname = f"kr_bench_{os.getpid()}"
@@ -409,10 +501,11 @@ def main() -> int:
             f"{'':24}{'clients':>8}{'commands':>10}{'cmd/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
             "   CPU ms per command: gunicorn, PostgreSQL, whole machine; steal"
         )
+        probe_dir, probe_where = (None, "") if args.no_probe else probe_directory(dbname)
         rows = []
         for clients in (int(c) for c in args.clients.split(",")):
             row = run_clients(
-                port, token, int(user_id), clients, args.seconds, args.client_processes, workers
+                port, token, int(user_id), clients, args.seconds, args.client_processes, workers, probe_dir
             )
             rows.append(row)
             print(
@@ -421,6 +514,9 @@ def main() -> int:
                 f"   {row['server_cpu_ms']:.2f}, {row['database_cpu_ms']:.2f}, {row['all_cpu_ms']:.2f}"
                 f"; {100 * row['steal_share']:.0f}%"
             )
+            print(f"{'':24}{stall_report(row)}")
+        if probe_dir:
+            print(f"disk flush probe: 8 kB + fdatasync every 50 ms in {probe_where}")
         server.terminate()
         server.wait(timeout=30)
         server = None
