@@ -5,6 +5,12 @@ Same contract as ``rest_framework.authentication.TokenAuthentication`` (it is a
 subclass, so ``request.successful_authenticator`` still says "token"): the header
 ``Authorization: Token <key>``, the same errors, an inactive user refused. Nothing is
 cached between requests — a deleted token or a deactivated user is refused at once.
+
+A view that reads a row anyway can have the token checked by that same statement
+instead (the command endpoint: :func:`games.store.read_game` with :meth:`TokenAuthentication.lookup`): it
+puts off DRF's authentication while :meth:`TokenAuthentication.key_to_read_along`
+gives a key, reads, hands the row over with :func:`read_along`, and then asks for
+``request.user`` — DRF authenticates as always, from that row.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from django.db import connection, models
 from django.db.models.base import DEFERRED
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
+
+from games import store
 
 DEFERRED_USER_FIELDS = frozenset({"password", "last_login", "date_joined"})
 
@@ -72,15 +80,50 @@ def _maker(
     return make
 
 
+# Where read_along leaves the row read for a request's token: (key, row or None).
+_READ_ALONG = "_token_read_along"
+
+
+def read_along(request: Any, key: str, row: Sequence[Any] | None) -> None:
+    """Hand ``row`` — what :func:`lookup` selected for ``key`` (None: nothing) — to the
+    authentication of ``request``, which then makes no query of its own."""
+    setattr(request, _READ_ALONG, (key, row))
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
+    def key_to_read_along(self, request: Any) -> str | None:
+        """The request's token key, if its check can ride on another statement: a
+        well-formed ``Token`` header, on PostgreSQL. None otherwise, and then the
+        request is authenticated as usual (which also words any error)."""
+        if connection.vendor != "postgresql":
+            return None
+        parts = authentication.get_authorization_header(request).split()
+        if len(parts) != 2 or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        try:
+            return parts[1].decode()
+        except UnicodeError:
+            return None
+
+    def lookup(self, key: str) -> store.Lookup:
+        """The token check for ``key``, to be read along (:func:`games.store.read_game`)."""
+        return store.Lookup(_lookup(self.get_model()).sql, (key,))
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        self._read_along = getattr(request, _READ_ALONG, None)
+        return super().authenticate(request)
+
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         if connection.vendor != "postgresql":
             return super().authenticate_credentials(key)
-        token_model = self.get_model()
-        lookup = _lookup(token_model)
-        with connection.prepared_cursor() as cursor:
-            cursor.execute(lookup.sql, [key])
-            row = cursor.fetchone()
+        lookup = _lookup(self.get_model())
+        along = getattr(self, "_read_along", None)
+        if along is not None and along[0] == key:
+            row = along[1]
+        else:
+            with connection.prepared_cursor() as cursor:
+                cursor.execute(lookup.sql, [key])
+                row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         user = lookup.user(row)

@@ -238,8 +238,13 @@ def submit_command(
     expected_version: int,
     idempotency_key: str | None = None,
     authorize: Callable[[Game], None] | None = None,
+    read: store.GameRead | None = None,
 ) -> SubmitResult:
     """Decide ``command`` against the game at ``expected_version`` and append its events.
+
+    ``read`` is what :func:`games.store.read_game` returned, when the caller has read
+    the game itself (the API reads it in the statement that checks the caller's token);
+    its key is the idempotency key.
 
     ``authorize`` (the API's permission check) gets the game row the write has read and
     raises to refuse; it runs before anything else is looked at, so a refused caller
@@ -252,9 +257,12 @@ def submit_command(
     :class:`VersionConflict` or :class:`IdempotencyKeyReused`; none of them writes.
     """
     parsed = engine.command_from_dict(command)
-    key = idempotency_key or new_idempotency_key()
+    if read is None:
+        read = store.read_game(game_id, idempotency_key or new_idempotency_key())
+    elif idempotency_key not in (None, read.key) or (read.game is not None and read.game.pk != game_id):
+        raise ValueError("the game read is of another game or key")
+    game, key, key_used, tail = read.game, read.key, read.key_used, read.tail
     digest = command_digest(engine.command_to_dict(parsed), _actor_id(actor))
-    game, key_used, tail = store.read_game(game_id, key)
     if game is None:
         raise GameNotFound(f"there is no game {game_id}")
     if authorize is not None:

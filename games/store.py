@@ -48,6 +48,7 @@ at BEGIN), so there the highest position is read without an extra lock, with the
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 import uuid
 from collections import OrderedDict
@@ -225,16 +226,38 @@ class StoredEvent(NamedTuple):
     form: dict[str, Any]
 
 
-def read_game(game_id: int, key: str) -> tuple[Game | None, bool, list[StoredEvent] | None]:
+class GameRead(NamedTuple):
+    """What a write reads before deciding (:func:`read_game`)."""
+
+    game: Game | None  # None when there is no such game
+    key: str  # the idempotency key looked up
+    key_used: bool  # whether the game's log already holds it
+    tail: list[StoredEvent] | None  # the events after the cached state (PostgreSQL only)
+    also: tuple[Any, ...] | None = None  # the row of the lookup read along, if any
+
+
+class Lookup(NamedTuple):
+    """A one-row query to run in the same statement as the game read (the API's token
+    check): ``sql`` selects at most one row with ``params``; its row comes back in
+    :attr:`GameRead.also` (None when it found none, and then no game is read)."""
+
+    sql: str
+    params: Sequence[Any]
+
+
+def read_game(game_id: int, key: str, *, also: Lookup | None = None) -> GameRead:
     """Read what a write needs, without locking anything: the game (its ruleset and
     snapshot deferred), whether its log already holds the idempotency key ``key``, and,
     on PostgreSQL, the events after the version this process has cached (all of them
-    if none) — one statement, one round trip. None when there is no such game.
+    if none) — one statement, one round trip, which on PostgreSQL can carry ``also``
+    along.
 
     Nothing is locked: the write checks that the game is still at this version when it
     appends (:func:`write_game_and_events`), so a decision taken on what was read here
     is never written over a newer one."""
     if connection.vendor != "postgresql":
+        if also is not None:
+            raise ValueError("a lookup read along needs PostgreSQL")
         key_used = Exists(GameEvent.objects.filter(game=OuterRef("pk"), idempotency_key=key))
         game = (
             Game.objects.only(*(name for name in GAME_FIELDS if name != "owner_id"), "owner")
@@ -242,13 +265,21 @@ def read_game(game_id: int, key: str) -> tuple[Game | None, bool, list[StoredEve
             .filter(pk=game_id)
             .first()
         )
-        return (game, bool(game.key_used), None) if game is not None else (None, False, None)
+        return GameRead(game, key, game is not None and bool(game.key_used), None)
     after = state_cache.version_of(game_id)
+    if also is None:
+        sql, params = READ_GAME_SQL, [key, after, game_id]
+    else:
+        sql, params = _read_along_sql(also.sql), [key, after, *also.params, game_id]
     with connection.prepared_cursor() as cursor:
-        cursor.execute(READ_GAME_SQL, [key, after, game_id])
+        cursor.execute(sql, params)
         found = cursor.fetchone()
-    if found is None:
-        return None, False, None
+    extra = None
+    if also is not None and found is not None:
+        width = len(found) - len(GAME_FIELDS) - 2
+        extra, found = tuple(found[:width]), found[width:]
+    if found is None or found[0] is None:  # no game (beside the lookup's row: a null game)
+        return GameRead(None, key, False, None, extra)
     values = list(found[: len(GAME_FIELDS)])
     values[3] = orjson.loads(values[3])  # seats
     game = Game.from_db(connection.alias, GAME_FIELDS, values)
@@ -257,7 +288,16 @@ def read_game(game_id: int, key: str) -> tuple[Game | None, bool, list[StoredEve
         StoredEvent(seq, {"type": kind, "schema_version": version, "data": data})
         for seq, kind, version, data in (orjson.loads(tail) if tail else ())
     ]
-    return game, bool(key_used), stored
+    return GameRead(game, key, bool(key_used), stored, extra)
+
+
+@functools.cache
+def _read_along_sql(lookup_sql: str) -> str:
+    """READ_GAME_SQL with ``lookup_sql``'s row in front: the game is joined to it, so no
+    row at all means the lookup found nothing."""
+    select, _, rest = READ_GAME_SQL.partition(" FROM games_game g WHERE g.id = %s")
+    assert select.startswith("SELECT ") and not rest
+    return f"SELECT a.*, {select[len('SELECT ') :]} FROM ({lookup_sql}) a LEFT JOIN games_game g ON g.id = %s"
 
 
 def new_rows(

@@ -24,6 +24,7 @@ from engine.errors import EngineError
 from games import selectors, services, store
 from games.access import GameAccess, access_for, access_game_by_id, authorize_command
 from games.authentication import TokenAuthentication as FastTokenAuthentication
+from games.authentication import read_along
 from games.models import Game, Source
 from games.parsers import LargeJSONParser, LimitedJSONParser
 from games.redaction import redact_events
@@ -240,7 +241,26 @@ class GameEventsView(ApiView):
         return Response({"version": state.version, "events": events})
 
 
+def _refuse_anonymous(user: Any, game_id: int) -> None:
+    """The 404 (no such game) or else 401 of a caller who has not signed in."""
+    if not user.is_authenticated:
+        access_game_by_id(user, game_id, for_action="command")
+
+
 class GameCommandView(ApiView):
+    # The request's token and its authenticator, when the token is checked by the
+    # statement that reads the game (games.authentication): DRF's authentication waits
+    # until then.
+    token_read_along: tuple[FastTokenAuthentication, str] | None = None
+
+    def perform_authentication(self, request: Request) -> None:
+        first = request.authenticators[0] if request.authenticators else None
+        key = first.key_to_read_along(request) if isinstance(first, FastTokenAuthentication) else None
+        if first is not None and key is not None:
+            self.token_read_along = (first, key)
+        else:
+            super().perform_authentication(request)
+
     @extend_schema(
         operation_id="games_commands",
         request=CommandRequestSerializer,
@@ -253,20 +273,28 @@ class GameCommandView(ApiView):
         summary="Submit a command at an expected version",
     )
     def post(self, request: Request, game_id: int) -> Response:
-        user = request.user
-        if not user.is_authenticated:
-            access_game_by_id(user, game_id, for_action="command")  # 404, else 401
+        if self.token_read_along is None:
+            _refuse_anonymous(request.user, game_id)
         command: dict[str, Any] | None = None
         try:
             expected, raw_command = _command_request(request.data)
             command = engine.command_to_dict(engine.command_from_dict(raw_command))
             key = _idempotency_key(request)
         except (APIException, EngineError):
-            # A refusal of the caller (404, 403) comes before a complaint about the body.
-            refused = access_game_by_id(user, game_id, for_action="command")
+            # A refusal of the caller (401, 404, 403) comes before a complaint about the body.
+            refused = access_game_by_id(request.user, game_id, for_action="command")
             if command is not None:
                 authorize_command(refused, command)
             raise
+        read = None
+        if self.token_read_along is not None:
+            # One statement checks the token and reads the game; DRF then authenticates
+            # from the row it read (a bad token is a 401 here, before anything else).
+            authenticator, token_key = self.token_read_along
+            key = key or services.new_idempotency_key()
+            read = store.read_game(game_id, key, also=authenticator.lookup(token_key))
+            read_along(request, token_key, read.also)
+        user = request.user
         requested_seat = command.get("seat") if isinstance(command.get("seat"), int) else None
         granted: list[GameAccess] = []
 
@@ -285,6 +313,7 @@ class GameCommandView(ApiView):
                 expected_version=expected,
                 idempotency_key=key,
                 authorize=authorize,
+                read=read,
             )
         except services.VersionConflict as exc:
             access = granted[0]

@@ -103,6 +103,45 @@ def test_a_token_decides_even_beside_a_session_cookie(
     assert GameEvent.objects.filter(game=duel.game).count() == 3
 
 
+@pytest.mark.parametrize(
+    ("header", "game", "body", "status", "code"),
+    [
+        # a bad token is refused before the game is looked up or the body read
+        ("Token not-a-token", "duel", "good", 401, "authentication_failed"),
+        ("Token not-a-token", "missing", "good", 401, "authentication_failed"),
+        ("Token not-a-token", "duel", "[]", 401, "authentication_failed"),
+        ("Token", "duel", "good", 401, "authentication_failed"),
+        ("Token two parts", "duel", "good", 401, "authentication_failed"),
+        # a good one: then the game, then the body
+        ("ann", "missing", "good", 404, "not_found"),
+        ("ann", "missing", "[]", 404, "not_found"),
+        ("ann", "duel", "[]", 400, "invalid_request"),
+        ("ann", "duel", "good", 201, None),
+    ],
+)
+def test_the_token_is_checked_first_on_the_command_endpoint(
+    duel: services.SubmitResult, ann: Any, header: str, game: str, body: str, status: int, code: str | None
+) -> None:
+    """On PostgreSQL the token is checked by the statement that reads the game: the
+    refusals keep their order all the same."""
+    client = APIClient()
+    token = Token.objects.create(user=ann).key
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}" if header == "ann" else header)
+    game_id = duel.game.pk if game == "duel" else duel.game.pk + 1000
+    content = json.dumps({"expected_version": 2, "command": {"type": "DrawFromStock", "seat": 0}})
+    response = client.post(
+        f"{URL}/{game_id}/commands", content if body == "good" else body, content_type="application/json"
+    )
+    assert response.status_code == status, response.json()
+    if code:
+        assert response.json()["code"] == code
+    if status == 401:
+        assert response["WWW-Authenticate"] == 'Token realm="api"'
+    written = GameEvent.objects.filter(game=duel.game)
+    assert written.count() == (3 if status == 201 else 2)
+    assert status != 201 or (written.last().source, written.last().actor_id) == (Source.API, ann.pk)
+
+
 def test_session_writes_are_recorded_as_web(duel: services.SubmitResult, ann: Any) -> None:
     response = post_command(client_for(ann), duel.game.pk, 2, a_legal_move(duel.state))
     assert response.status_code == 201
@@ -375,20 +414,20 @@ def test_query_count_of_the_command_endpoint(
 ) -> None:
     client = client_for(ann, token=True)
     client.get(f"{URL}/{duel.game.pk}")  # warm the state cache
-    # token with its user, then
-    # - PostgreSQL: one statement reads the game (the access check runs on it), looks the
-    #   key up and reads the events after the cached state; one call of games_append
-    #   writes the game row if still at its version, takes the append lock and inserts
-    #   the events (no savepoint, though the test runs in a transaction);
-    # - SQLite: game with the key lookup, savepoint, update game, top position, insert
-    #   events, release savepoint
-    with django_assert_num_queries(_vendor_queries(sqlite=7, postgresql=3)):
+    # - PostgreSQL: one statement checks the token, reads its user and the game (the
+    #   access check runs on it), looks the key up and reads the events after the cached
+    #   state; one call of games_append writes the game row if still at its version,
+    #   takes the append lock and inserts the events (no savepoint, though the test runs
+    #   in a transaction);
+    # - SQLite: token with its user, game with the key lookup, savepoint, update game, top
+    #   position, insert events, release savepoint
+    with django_assert_num_queries(_vendor_queries(sqlite=7, postgresql=2)):
         response = post_command(client, duel.game.pk, 2, {"type": "DrawFromStock", "seat": 0})
     assert response.status_code == 201
     # a cold cache costs nothing more on PostgreSQL: the read's statement returns the log
     store.state_cache.clear()
     discard = a_legal_move(store.load_state(Game.objects.get(pk=duel.game.pk), use_cache=False))
-    with django_assert_num_queries(_vendor_queries(sqlite=8, postgresql=3)):
+    with django_assert_num_queries(_vendor_queries(sqlite=8, postgresql=2)):
         response = post_command(client, duel.game.pk, 3, discard)
     assert response.status_code == 201
 

@@ -189,3 +189,21 @@ def test_the_append_function_changes_only_the_columns_it_knows(postgres_required
     game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
     with pytest.raises(ValueError, match=r"cannot change \['owner_id'\]"):
         store.write_game_and_events(game, {"version": 2, "status": "playing", "owner_id": None}, [])
+
+
+def test_a_lookup_read_along_comes_back_beside_the_game_or_stops_the_read(
+    postgres_required: None, owner: Any, ann: Any
+) -> None:
+    game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
+    token = Token.objects.create(user=ann).key
+    lookup = store.Lookup("SELECT t.key, t.user_id FROM authtoken_token t WHERE t.key = %s", (token,))
+    read = store.read_game(game.pk, "k", also=lookup)
+    assert read.also == (token, ann.pk)
+    assert read.game is not None and (read.game.pk, read.game.version) == (game.pk, 1)
+    assert (read.key, read.key_used) == ("k", False)
+    assert read == store.read_game(game.pk, "k")._replace(also=(token, ann.pk))
+    # the lookup's row and no game; no row: nothing read, though the game is there
+    missing = store.read_game(game.pk + 1000, "k", also=lookup)
+    assert (missing.game, missing.also) == (None, (token, ann.pk))
+    nothing = store.read_game(game.pk, "k", also=store.Lookup(lookup.sql, ("not-a-token",)))
+    assert (nothing.game, nothing.also) == (None, None)

@@ -112,8 +112,8 @@ def _after_the_read(monkeypatch: pytest.MonkeyPatch, competing: Any) -> None:
     read = store.read_game
     pending = [competing]
 
-    def read_then_compete(game_id: int, key: str) -> Any:
-        found = read(game_id, key)
+    def read_then_compete(game_id: int, key: str, **kwargs: Any) -> Any:
+        found = read(game_id, key, **kwargs)
         while pending:
             pending.pop()()
         return found
@@ -444,3 +444,26 @@ def test_a_retraction_written_elsewhere_is_caught_up_by_a_full_replay(
     store.state_cache.put(game.uid, stale, game_id)  # as if another process had written it
     caught_up = store.load_state(Game.objects.get(pk=game_id))
     assert caught_up == stored_state(game_id) and caught_up.version == state.version + 1
+
+
+def test_a_write_takes_the_game_read_by_its_caller_only_for_its_game_and_key(
+    duel: services.SubmitResult, ann: Any
+) -> None:
+    read = store.read_game(duel.game.pk, "mine")
+    move = {"type": "DrawFromStock", "seat": 0}
+    for game_id, key in ((duel.game.pk, "another"), (duel.game.pk + 1, None)):
+        with pytest.raises(ValueError, match="another game or key"):
+            services.submit_command(
+                game_id=game_id,
+                command=move,
+                actor=ann,
+                source=Source.API,
+                expected_version=2,
+                idempotency_key=key,
+                read=read,
+            )
+    result = play(duel.game.pk, ann, move, read=read)
+    assert result.version == 3 and result.events[0].command_key == "mine"
+    if connection.vendor != "postgresql":  # there the lookup rides along (test_postgres)
+        with pytest.raises(ValueError, match="needs PostgreSQL"):
+            store.read_game(duel.game.pk, "k", also=store.Lookup("SELECT 1", ()))
