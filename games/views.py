@@ -200,7 +200,7 @@ def open_game(
         )
     except services.StoreError as exc:
         raise _store_error(exc) from None
-    access = access_game_by_id(request.user, result.game.pk, for_action="read")
+    access = access_for(request.user, result.game, for_action="read")  # the row just written
     seat = access.view_seat(None, result.state.to_move)
     body_out = {"id": result.game.pk, **_written(access, result, seat)}
     return Response(body_out, status=status.HTTP_201_CREATED, headers={"Location": f"{result.game.pk}"})
@@ -375,7 +375,7 @@ class GameImportView(ApiView):
             raise ApiError(exc.code, exc.message, **named) from None
         except services.StoreError as exc:
             raise _store_error(exc) from None
-        access = access_game_by_id(request.user, result.game.pk, for_action="read")
+        access = access_for(request.user, result.game, for_action="read")  # the row just written
         body_out = {"id": result.game.pk, **_written(access, result, None)}
         return Response(body_out, status=status.HTTP_201_CREATED)
 

@@ -409,6 +409,17 @@ def test_query_count_of_the_state_endpoint(
         assert client.get(f"{URL}/{duel.game.pk}").status_code == 200
 
 
+def test_query_count_of_game_creation(ann: Any, bob: Any, django_assert_num_queries: Any) -> None:
+    client = client_for(ann, token=True)
+    body = {"seats": [{"user": ann.pk}, {"user": bob.pk}]}
+    # token with its user, the seats' users, savepoint (the test's transaction stands
+    # for BEGIN), the game row, the events (PostgreSQL: one games_append; SQLite: in a
+    # savepoint of their own, the game row's update, top position, insert), release;
+    # the answer is made from the row just written
+    with django_assert_num_queries(_vendor_queries(sqlite=10, postgresql=6)):
+        assert client.post(URL, body, format="json").status_code == 201
+
+
 def test_query_count_of_the_command_endpoint(
     duel: services.SubmitResult, ann: Any, django_assert_num_queries: Any
 ) -> None:
