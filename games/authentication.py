@@ -7,10 +7,11 @@ subclass, so ``request.successful_authenticator`` still says "token"): the heade
 cached between requests — a deleted token or a deactivated user is refused at once.
 
 A view that reads a row anyway can have the token checked by that same statement
-instead (the command endpoint: :func:`games.store.read_game` with :meth:`TokenAuthentication.lookup`): it
-puts off DRF's authentication while :meth:`TokenAuthentication.key_to_read_along`
-gives a key, reads, hands the row over with :func:`read_along`, and then asks for
-``request.user`` — DRF authenticates as always, from that row.
+instead (the command endpoint reads the game with :func:`games.store.read_game` and
+:meth:`TokenAuthentication.lookup`). It puts off DRF's authentication while
+:meth:`TokenAuthentication.key_to_read_along` gives a key, reads, hands the row over
+with :func:`read_along`, and then asks for ``request.user``: DRF authenticates as
+always, from that row.
 """
 
 from __future__ import annotations
@@ -85,8 +86,8 @@ _READ_ALONG = "_token_read_along"
 
 
 def read_along(request: Any, key: str, row: Sequence[Any] | None) -> None:
-    """Hand ``row`` — what :func:`lookup` selected for ``key`` (None: nothing) — to the
-    authentication of ``request``, which then makes no query of its own."""
+    """Hand ``row`` — what :meth:`TokenAuthentication.lookup` selected for ``key`` (None:
+    nothing) — to the authentication of ``request``, which then makes no query of its own."""
     setattr(request, _READ_ALONG, (key, row))
 
 

@@ -241,12 +241,6 @@ class GameEventsView(ApiView):
         return Response({"version": state.version, "events": events})
 
 
-def _refuse_anonymous(user: Any, game_id: int) -> None:
-    """The 404 (no such game) or else 401 of a caller who has not signed in."""
-    if not user.is_authenticated:
-        access_game_by_id(user, game_id, for_action="command")
-
-
 class GameCommandView(ApiView):
     # The request's token and its authenticator, when the token is checked by the
     # statement that reads the game (games.authentication): DRF's authentication waits
@@ -273,8 +267,8 @@ class GameCommandView(ApiView):
         summary="Submit a command at an expected version",
     )
     def post(self, request: Request, game_id: int) -> Response:
-        if self.token_read_along is None:
-            _refuse_anonymous(request.user, game_id)
+        if self.token_read_along is None and not request.user.is_authenticated:
+            access_game_by_id(request.user, game_id, for_action="command")  # 404, else 401
         command: dict[str, Any] | None = None
         try:
             expected, raw_command = _command_request(request.data)
