@@ -10,7 +10,8 @@
    game as both seats: POST a random legal command from the previous answer's view, at
    the version it returned,
    with a fresh Idempotency-Key. Reports commands/s, p50/p99 latency, and the CPU
-   one command cost gunicorn's workers, PostgreSQL and the whole machine (/proc), with
+   one command cost gunicorn's workers, PostgreSQL, the load generator and the whole
+   machine (/proc, getrusage), with
    the share of the run the hypervisor stole, and the stalls: every stretch of 50 ms or
    more in which no command was answered at all, beside what an 8 kB write and
    fdatasync on this machine's disk took meanwhile (a probe, one every 50 ms). Every
@@ -32,6 +33,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import secrets
 import socket
 import statistics
@@ -42,6 +44,8 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
@@ -75,17 +79,20 @@ class Client:
         ).encode()
         self.sock: socket.socket | None = None
         self.buffer = b""
+        self.keys_prefix, self.keys = uuid.uuid4().hex, itertools.count()  # a fresh key per command
 
     def _connect(self) -> socket.socket:
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.settimeout(30)
+        sock.connect(("127.0.0.1", self.port))
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buffer = b""
         return sock
 
     def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        payload = json.dumps(body).encode()
+        payload = orjson.dumps(body)
         request = (
-            f"POST {path} HTTP/1.1\r\nIdempotency-Key: {uuid.uuid4().hex}\r\n"
+            f"POST {path} HTTP/1.1\r\nIdempotency-Key: {self.keys_prefix}{next(self.keys)}\r\n"
             f"Content-Length: {len(payload)}\r\n".encode()
             + self.head
             + b"\r\n"
@@ -106,7 +113,7 @@ class Client:
             if close:
                 self.sock.close()
                 self.sock = None
-            return status, json.loads(data)
+            return status, orjson.loads(data)
         raise AssertionError("unreachable")
 
     def _read(self) -> bytes:
@@ -172,9 +179,10 @@ def client_loop(port: int, token: str, user_id: int, seconds: float, seed: int, 
     out.append((latencies, errors, answered))
 
 
-def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[float], int, list[float]]:
+def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[float], int, list[float], float]:
     port, token, user_id, seconds, threads, seed = args
     results: list[Any] = []
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
     workers = [
         threading.Thread(target=client_loop, args=(port, token, user_id, seconds, seed * 1000 + i, results))
         for i in range(threads)
@@ -183,10 +191,12 @@ def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[floa
         w.start()
     for w in workers:
         w.join()
+    used = resource.getrusage(resource.RUSAGE_SELF)
     return (
         [x for lat, _, _ in results for x in lat],
         sum(e for _, e, _ in results),
         [t for _, _, times in results for t in times],
+        used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
     )
 
 
@@ -311,11 +321,11 @@ def run_clients(
     elapsed = time.perf_counter() - started
     flushes = probe.stop() if probe else []
     # from the first answer to the last: the pool's start and the last stragglers aside
-    answered = sorted(t for _, _, times in parts for t in times)
+    answered = sorted(t for _, _, times, _ in parts for t in times)
     quiet = stalls(answered, answered[0], answered[-1]) if answered else []
     cpu_after = (process_cpu(server_pids or []), process_cpu(database_pids), machine_busy())
     steal_after = machine_steal()
-    latencies = sorted(x for lat, _, _ in parts for x in lat)
+    latencies = sorted(x for lat, _, _, _ in parts for x in lat)
     n = max(len(latencies), 1)
     server_ms, database_ms, all_ms = (1000 * (b - a) / n for a, b in zip(cpu_before, cpu_after, strict=True))
     return {
@@ -323,9 +333,10 @@ def run_clients(
         "server_cpu_ms": server_ms,
         "database_cpu_ms": database_ms,
         "all_cpu_ms": all_ms,
+        "client_cpu_ms": 1000 * sum(cpu for _, _, _, cpu in parts) / n,
         "clients": clients,
         "commands": len(latencies),
-        "errors": sum(e for _, e, _ in parts),
+        "errors": sum(e for _, e, _, _ in parts),
         "stalls": quiet,
         "flushes": flushes,
         "per_s": len(latencies) / seconds,
@@ -499,7 +510,7 @@ def main() -> int:
         print(f"gunicorn: {args.workers} workers x {args.threads} threads on :{port}; database {dbname}")
         print(
             f"{'':24}{'clients':>8}{'commands':>10}{'cmd/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-            "   CPU ms per command: gunicorn, PostgreSQL, whole machine; steal"
+            "   CPU ms per command: gunicorn, PostgreSQL, load generator, whole machine; steal"
         )
         probe_dir, probe_where = (None, "") if args.no_probe else probe_directory(dbname)
         rows = []
@@ -511,7 +522,8 @@ def main() -> int:
             print(
                 f"{'POST .../commands':24}{row['clients']:>8}{row['commands']:>10}{row['per_s']:>10.0f}"
                 f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['errors']:>8}"
-                f"   {row['server_cpu_ms']:.2f}, {row['database_cpu_ms']:.2f}, {row['all_cpu_ms']:.2f}"
+                f"   {row['server_cpu_ms']:.2f}, {row['database_cpu_ms']:.2f}, {row['client_cpu_ms']:.2f},"
+                f" {row['all_cpu_ms']:.2f}"
                 f"; {100 * row['steal_share']:.0f}%"
             )
             print(f"{'':24}{stall_report(row)}")
