@@ -126,6 +126,15 @@ def card_of_code(code: str) -> Card | None:
     return _BY_CODE.get(code)
 
 
+def cards_of_codes(codes: Iterable[object]) -> tuple[Card, ...] | None:
+    """The cards whose codes are exactly ``codes`` (as :func:`card_of_code` reads them),
+    or None if any is not such a code: the fast path of reading a stored deck or hand."""
+    try:
+        return tuple(map(_BY_CODE.__getitem__, codes))  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        return None
+
+
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """Parse card codes separated by spaces or commas (or an iterable of codes).
 

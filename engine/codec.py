@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine.cards import Card, card_of_code, parse_cards
+from engine.cards import Card, card_of_code, cards_of_codes, parse_cards
 from engine.rules import RuleSet
 from engine.state import MatchResult, Seat
 
@@ -53,6 +53,10 @@ def _card(value: Any) -> Card:
 
 
 def _cards(value: Any) -> tuple[Card, ...]:
+    if type(value) is list:
+        cards = cards_of_codes(value)  # stored codes: one lookup each, no call per card
+        if cards is not None:
+            return cards
     if isinstance(value, str):
         return parse_cards(value)
     if not isinstance(value, Iterable):
@@ -74,7 +78,7 @@ def _seat_key(key: Any) -> int:
 
 def _seat_map(decode_value: Callable[[Any], Any]) -> Callable[[Any], dict[int, Any]]:
     def decode(value: Any) -> dict[int, Any]:
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):
             raise TypeError(f"expected an object keyed by seat, got {value!r}")
         return {_seat_key(k): decode_value(v) for k, v in value.items()}
 

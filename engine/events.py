@@ -51,11 +51,12 @@ class Event:
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Any:
         """Rebuild from a current-version payload; missing or bad fields raise InvalidEvent."""
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidEvent(f"{cls.TYPE}: data must be an object, not {data!r}")
-        unknown = set(data) - set(cls.FIELDS)
-        if unknown:
-            raise InvalidEvent(f"{cls.TYPE}: unknown field(s) {', '.join(sorted(unknown))}")
+        if data.keys() != cls.FIELDS.keys():  # exactly the declared fields (no sets made)
+            unknown = set(data) - set(cls.FIELDS)
+            if unknown:
+                raise InvalidEvent(f"{cls.TYPE}: unknown field(s) {', '.join(sorted(unknown))}")
         values = {}
         for name, codec in cls.FIELDS.items():
             if name not in data:

@@ -42,7 +42,8 @@ def event_from_dict(stored: Mapping[str, Any]) -> Event:
     ...
     engine.events.InvalidEvent: unknown event type 'Shuffled'
     """
-    if not isinstance(stored, Mapping):
+    # type() first: the ABC's isinstance is slow, and stored events are read by the thousand
+    if type(stored) is not dict and not isinstance(stored, Mapping):
         raise InvalidEvent(f"a stored event is an object, not {stored!r}")
     event_type = stored.get("type")
     cls = EVENT_TYPES.get(event_type) if isinstance(event_type, str) else None
@@ -57,14 +58,14 @@ def event_from_dict(stored: Mapping[str, Any]) -> Event:
             code="event_from_the_future",
         )
     data = stored.get("data", {})
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise InvalidEvent(f"{event_type}: data must be an object, not {data!r}")
-    payload = dict(data)
+    payload = data  # read as it is; an upcaster gets a copy of its own
     while version < cls.SCHEMA_VERSION:
         upcaster = UPCASTERS.get((cls.TYPE, version))
         if upcaster is None:
             raise InvalidEvent(f"no upcaster for {event_type} v{version}", code="no_upcaster")
-        payload = upcaster(payload)
+        payload = upcaster(dict(payload))
         version += 1
     result: Event = cls.from_data(payload)
     return result

@@ -10,6 +10,8 @@ from engine.cards import (
     ALL_CARDS,
     Card,
     InvalidCard,
+    card_of_code,
+    cards_of_codes,
     cards_to_mask,
     format_cards,
     full_deck,
@@ -32,6 +34,18 @@ def test_format_cards_inverts_parse_cards(cards: list[Card]) -> None:
     text = format_cards(cards)
     assert parse_cards(text) == tuple(cards)
     assert format_cards(parse_cards(text.lower())) == text
+
+
+@given(st.lists(any_card, max_size=60))
+def test_cards_of_codes_reads_stored_codes_as_parse_cards_does(cards: list[Card]) -> None:
+    codes = [str(card) for card in cards]
+    assert cards_of_codes(codes) == parse_cards(codes) == tuple(cards)
+
+
+@pytest.mark.parametrize("codes", [["AS", "ZZ"], ["AS", 7], ["AS", ["KH"]], ["as"], [" AS"], [Card.parse("AS")]])
+def test_cards_of_codes_is_none_unless_every_item_is_a_stored_code(codes: list[object]) -> None:
+    assert cards_of_codes(codes) is None
+    assert all(card_of_code(c) is None for c in codes if isinstance(c, str) and c not in ("AS",))
 
 
 @given(st.lists(any_card, unique=True, max_size=54))

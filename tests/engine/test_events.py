@@ -199,6 +199,15 @@ def test_commands_accept_friendly_input() -> None:
             "CardDiscarded: bad 'card': invalid card 'ZZ'",
         ),
         (
+            {
+                "type": "HandDealt",
+                "schema_version": 1,
+                "data": {"hand_number": 1, "dealer": 0, "deck": ["AS", "ZZ"], "upcard": "AS", "hands": {}},
+            },
+            "invalid_event",
+            "HandDealt: bad 'deck': invalid card 'ZZ'",
+        ),
+        (
             {"type": "DrawDeclined", "schema_version": 0, "data": {"seat": 1}},
             "invalid_event",
             "DrawDeclined: schema_version must be a positive integer, not 0",
