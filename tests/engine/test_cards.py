@@ -10,7 +10,6 @@ from engine.cards import (
     ALL_CARDS,
     Card,
     InvalidCard,
-    card_of_code,
     cards_of_codes,
     cards_to_mask,
     format_cards,
@@ -42,10 +41,11 @@ def test_cards_of_codes_reads_stored_codes_as_parse_cards_does(cards: list[Card]
     assert cards_of_codes(codes) == parse_cards(codes) == tuple(cards)
 
 
-@pytest.mark.parametrize("codes", [["AS", "ZZ"], ["AS", 7], ["AS", ["KH"]], ["as"], [" AS"], [Card.parse("AS")]])
+@pytest.mark.parametrize(
+    "codes", [["AS", "ZZ"], ["AS", 7], ["AS", ["KH"]], ["as"], [" AS"], [Card.parse("AS")]]
+)
 def test_cards_of_codes_is_none_unless_every_item_is_a_stored_code(codes: list[object]) -> None:
-    assert cards_of_codes(codes) is None
-    assert all(card_of_code(c) is None for c in codes if isinstance(c, str) and c not in ("AS",))
+    assert cards_of_codes(codes) is None  # the caller then takes the lenient path (Card.parse)
 
 
 @given(st.lists(any_card, unique=True, max_size=54))
