@@ -1,15 +1,23 @@
-"""config.middleware.LazyMessageMiddleware: Django's messages, with no storage made or
-saved for a request that never uses it."""
+"""config.middleware: Django's messages, with no storage made or saved for a request that
+never uses it; Django's request.user and request.auser; neither keeps the request alive."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import weakref
+
+import pytest
 from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.middleware import SessionMiddleware
+from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.utils.functional import empty
 
-from config.middleware import LazyMessageMiddleware
+from config.middleware import AuthenticationMiddleware, LazyMessageMiddleware
 
 
 def _through(request: HttpRequest, view: object) -> HttpResponse:
@@ -46,3 +54,44 @@ def test_a_request_that_never_uses_messages_makes_no_storage() -> None:
     response = _through(request, lambda req: HttpResponse("{}"))
     assert request._messages._wrapped is empty  # type: ignore[attr-defined]
     assert "messages" not in response.cookies
+
+
+def _signed_in(request: HttpRequest, cookie: str | None) -> HttpRequest:
+    if cookie is not None:
+        request.COOKIES["sessionid"] = cookie
+    SessionMiddleware(lambda req: HttpResponse()).process_request(request)
+    AuthenticationMiddleware(lambda req: HttpResponse()).process_request(request)
+    return request
+
+
+@pytest.mark.django_db
+def test_request_user_and_auser_are_the_session_user_or_anonymous() -> None:
+    ann = get_user_model().objects.create_user("ann")
+    client = Client()
+    client.force_login(ann)
+
+    request = _signed_in(RequestFactory().get("/"), client.cookies["sessionid"].value)
+    assert request.user == ann and request.user.is_authenticated
+    anonymous = _signed_in(RequestFactory().get("/"), None)
+    assert isinstance(anonymous.user, AnonymousUser)
+    # (the async lookup runs in another thread: the anonymous one needs no database)
+    assert isinstance(asyncio.run(anonymous.auser()), AnonymousUser)  # type: ignore[attr-defined]
+
+
+def test_authentication_needs_the_session_middleware() -> None:
+    with pytest.raises(ImproperlyConfigured, match="session middleware"):
+        AuthenticationMiddleware(lambda req: HttpResponse()).process_request(RequestFactory().get("/"))
+
+
+def test_neither_middleware_keeps_the_request_alive() -> None:
+    """Freed by reference counting alone, with the collector off: no cycle through
+    request.user, request.auser or the lazy message storage."""
+    request = _signed_in(RequestFactory().get("/"), None)
+    LazyMessageMiddleware(lambda req: HttpResponse()).process_request(request)
+    gone = weakref.ref(request)
+    gc.disable()
+    try:
+        del request
+        assert gone() is None
+    finally:
+        gc.enable()
