@@ -32,6 +32,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import platform
 import random
 import resource
 import secrets
@@ -508,6 +509,7 @@ def main() -> int:
             run_clients(port, token, int(user_id), args.workers * 2, 1, args.client_processes)
         workers = [pid for pid in pids_of(f"127.0.0.1:{port}") if pid != server.pid]
         print(f"gunicorn: {args.workers} workers x {args.threads} threads on :{port}; database {dbname}")
+        print(f"Python {platform.python_version()} ({os.path.realpath(sys.executable)})")
         print(
             f"{'':24}{'clients':>8}{'commands':>10}{'cmd/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
             "   CPU ms per command: gunicorn, PostgreSQL, load generator, whole machine; steal"
