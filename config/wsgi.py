@@ -12,9 +12,13 @@ Loading it sets up the garbage collector for a web process:
   been sent, instead of in the middle of whichever request happened to allocate the
   last object: the automatic trigger for generation 2 is switched off, and when the
   request ends (Django's ``request_finished``, sent once the server has written the
-  body) a full collection runs if CPython would have wanted one by now (ten or more
-  generation-1 collections since the last). The young generations stay automatic:
-  they take a fraction of a millisecond.
+  body) a full collection runs if CPython would have run one by now. That is CPython's
+  own rule (``collect_generations`` in ``Modules/gcmodule.c``): ten or more
+  generation-1 collections since the last full one, and the oldest generation grown by
+  more than a quarter of what survived that one. The quarter is what keeps full
+  collections rare in a process whose old objects only grow slowly (the state caches),
+  and an API request leaves nothing for them to find (``config.middleware``). The
+  young generations stay automatic: they take a fraction of a millisecond.
 """
 
 import gc
@@ -26,8 +30,10 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
 
-# CPython's own threshold for a full collection: generation-1 collections since the last.
+# CPython's own thresholds for a full collection: generation-1 collections since the
+# last, and growth of the oldest generation as a share of what survived the last.
 FULL_COLLECTION_AFTER = gc.get_threshold()[2]
+LONG_LIVED_GROWTH = 0.25
 
 
 def _freeze_loaded_objects() -> None:
@@ -38,15 +44,37 @@ def _freeze_loaded_objects() -> None:
     gc.freeze()
 
 
-def collect_between_requests(**kwargs: object) -> None:
-    """``request_finished``: the full collection the interpreter no longer starts itself."""
-    if gc.get_count()[2] >= FULL_COLLECTION_AFTER:
+class FullCollections:
+    """``request_finished``: the full collection the interpreter no longer starts itself,
+    when it would have started it."""
+
+    def __init__(self) -> None:
+        self.survivors = len(gc.get_objects(generation=2))  # after the last full collection
+        self.looked_at = -1  # generation-1 collections counted when the oldest was last sized
+
+    def __call__(self, **kwargs: object) -> None:
+        if gc.get_count()[2] < FULL_COLLECTION_AFTER:
+            return
+        # Sizing the oldest generation walks it (about a millisecond for 100,000
+        # objects): once per FULL_COLLECTION_AFTER generation-1 collections at most.
+        middle = gc.get_stats()[1]["collections"]
+        if self.looked_at >= 0 and middle - self.looked_at < FULL_COLLECTION_AFTER:
+            return
+        self.looked_at = middle
+        if len(gc.get_objects(generation=2)) - self.survivors <= self.survivors * LONG_LIVED_GROWTH:
+            return
         gc.collect()
+        self.survivors = len(gc.get_objects(generation=2))
+        self.looked_at = -1
+
+
+collect_between_requests = FullCollections()
 
 
 def _full_collections_between_requests() -> None:
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 2**31 - 1)  # generation 2: never during a request
+    collect_between_requests.survivors = len(gc.get_objects(generation=2))
     request_finished.connect(collect_between_requests, dispatch_uid="config.wsgi.collect_between_requests")
 
 
