@@ -158,25 +158,24 @@ def callers(wsgi: WSGIHandler, owner: Any, ann: Any) -> tuple[str, str, Any]:
     return token, session.cookies["sessionid"].value, document
 
 
-def warm_up(wsgi: WSGIHandler, owner: Any, ann: Any, bob: Any, callers: tuple[str, str, Any]) -> None:
-    """Every kind of request once on another game: what a first call builds and keeps
-    (imports, compiled patterns, prepared statements) is not a request's garbage."""
+@pytest.fixture
+def warmed(
+    wsgi: WSGIHandler, owner: Any, ann: Any, bob: Any, callers: tuple[str, str, Any]
+) -> tuple[str, str, Any]:
+    """``callers``, after every kind of request once on another game: what a first call
+    builds and keeps (imports, compiled patterns, prepared statements) is not a
+    request's garbage."""
     other = new_game(owner, [services.SeatSpec(user_id=ann.pk), services.SeatSpec(user_id=bob.pk)])
     for method, path, body, headers, expected in api_requests(other, *callers):
         assert call(wsgi, method, path, body, **headers)[0] == expected, (method, path)
+    return callers
 
 
 def test_no_request_view_or_response_is_left_in_a_cycle(
-    wsgi: WSGIHandler,
-    duel: services.SubmitResult,
-    owner: Any,
-    ann: Any,
-    bob: Any,
-    callers: tuple[str, str, Any],
+    wsgi: WSGIHandler, duel: services.SubmitResult, warmed: tuple[str, str, Any]
 ) -> None:
-    warm_up(wsgi, owner, ann, bob, callers)
     left = {}
-    for method, path, body, headers, expected in api_requests(duel, *callers):
+    for method, path, body, headers, expected in api_requests(duel, *warmed):
         status, found = left_in_cycles(lambda: call(wsgi, method, path, body, **headers)[0])  # noqa: B023
         assert status == expected, (method, path)
         kept = [item for item in found if isinstance(item, REQUEST_SCOPED)]
@@ -187,18 +186,11 @@ def test_no_request_view_or_response_is_left_in_a_cycle(
 
 @pytest.mark.postgres
 def test_a_command_leaves_nothing_for_the_cycle_collector(
-    postgres_required: None,
-    wsgi: WSGIHandler,
-    duel: services.SubmitResult,
-    owner: Any,
-    ann: Any,
-    bob: Any,
-    callers: tuple[str, str, Any],
+    postgres_required: None, wsgi: WSGIHandler, duel: services.SubmitResult, warmed: tuple[str, str, Any]
 ) -> None:
     """The command endpoint on PostgreSQL (its hot path runs no ORM query): not one
     object of an accepted, retried, stale, malformed or unauthenticated command."""
-    warm_up(wsgi, owner, ann, bob, callers)
-    commands = [request for request in api_requests(duel, *callers) if request[1].endswith("/commands")]
+    commands = [request for request in api_requests(duel, *warmed) if request[1].endswith("/commands")]
     assert [expected for *_, expected in commands] == [201, 201, 409, 400, 401]
     for method, path, body, headers, expected in commands:
         status, found = left_in_cycles(lambda: call(wsgi, method, path, body, **headers)[0])  # noqa: B023
