@@ -49,7 +49,7 @@ class FullCollections:
     when it would have started it."""
 
     def __init__(self) -> None:
-        self.survivors = len(gc.get_objects(generation=2))  # after the last full collection
+        self.survivors = 0  # objects in the oldest generation after the last full collection
         self.looked_at = -1  # generation-1 collections counted when the oldest was last sized
 
     def __call__(self, **kwargs: object) -> None:
@@ -74,7 +74,7 @@ collect_between_requests = FullCollections()
 def _full_collections_between_requests() -> None:
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 2**31 - 1)  # generation 2: never during a request
-    collect_between_requests.survivors = len(gc.get_objects(generation=2))
+    collect_between_requests.survivors = len(gc.get_objects(generation=2))  # after the freeze
     request_finished.connect(collect_between_requests, dispatch_uid="config.wsgi.collect_between_requests")
 
 
