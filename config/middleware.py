@@ -7,7 +7,7 @@ request that refer back to it (``request.user``'s lazy lookup and ``request.ause
 close over the request; the message storage keeps it). Such a request is not freed
 when it ends: it waits for the cycle collector, with everything it refers to (its
 environ, session, user and body). Under ``tests/bench/bench_api.py`` that was about a
-hundred objects per request, which made the young collections twice as frequent and
+hundred objects per request, which made the young collections 1.7 times as frequent and
 filled the oldest generation, whose full collections stop a worker for 20-50 ms. The
 two classes here do the same through a weak reference to the request, so (with
 ``games.views.ApiView``, which does it for DRF's links) an API request is freed by
