@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, models
 from django.db.models.base import DEFERRED
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
@@ -75,7 +75,7 @@ def _maker(
                 row[i] = field.from_db_value(row[i], None, connection)
         instance = model(*(DEFERRED if i is None else row[i] for i in slots))
         instance._state.adding = False
-        instance._state.db = connection.alias
+        instance._state.db = DEFAULT_DB_ALIAS  # what connection.alias always is
         return instance
 
     return make
@@ -122,9 +122,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if along is not None and along[0] == key:
             row = along[1]
         else:
-            with connection.prepared_cursor() as cursor:
-                cursor.execute(lookup.sql, [key])
-                row = cursor.fetchone()
+            row = connection.fetch_prepared(lookup.sql, [key])
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         user = lookup.user(row)

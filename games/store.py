@@ -56,7 +56,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import orjson
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
@@ -271,9 +271,7 @@ def read_game(game_id: int, key: str, *, also: Lookup | None = None) -> GameRead
         sql, params = READ_GAME_SQL, [key, after, game_id]
     else:
         sql, params = _read_along_sql(also.sql), [key, after, *also.params, game_id]
-    with connection.prepared_cursor() as cursor:
-        cursor.execute(sql, params)
-        found = cursor.fetchone()
+    found = connection.fetch_prepared(sql, params)
     extra = None
     if also is not None and found is not None:
         width = len(found) - len(GAME_FIELDS) - 2
@@ -282,7 +280,7 @@ def read_game(game_id: int, key: str, *, also: Lookup | None = None) -> GameRead
         return GameRead(None, key, False, None, extra)
     values = list(found[: len(GAME_FIELDS)])
     values[3] = orjson.loads(values[3])  # seats
-    game = Game.from_db(connection.alias, GAME_FIELDS, values)
+    game = Game.from_db(DEFAULT_DB_ALIAS, GAME_FIELDS, values)  # connection is the default alias
     key_used, tail = found[len(GAME_FIELDS)], found[len(GAME_FIELDS) + 1]
     stored = [
         StoredEvent(seq, {"type": kind, "schema_version": version, "data": data})
@@ -392,9 +390,7 @@ def _write_postgresql(
         APPEND_LOCK_KEY,
     ]
     try:
-        with connection.prepared_cursor() as cursor:
-            cursor.execute(_APPEND_SQL, params)
-            updated, seqs, ids, positions, outbox_ids = cursor.fetchone()
+        updated, seqs, ids, positions, outbox_ids = connection.fetch_prepared(_APPEND_SQL, params)
     except IntegrityError as exc:
         constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
         if constraint in CORRUPTION_CONSTRAINTS:
@@ -446,5 +442,5 @@ def _saved(rows: list[GameEvent], inserted: dict[int, tuple[int, int]]) -> list[
     for row in rows:
         row.pk, row.position = inserted[row.seq]
         row._state.adding = False
-        row._state.db = connection.alias
+        row._state.db = DEFAULT_DB_ALIAS
     return rows

@@ -28,6 +28,16 @@ statements built once (their text is the cache key); every other query keeps Dja
 defaults. Such a cursor is still one of Django's, so
 query logging and ``assertNumQueries`` see it.
 
+The hottest statements go through :meth:`DatabaseWrapper.fetch_prepared` instead: one row
+from one prepared statement, on a psycopg cursor the connection keeps and reuses. It
+does what Django's cursor does around a statement (the health check, the thread check,
+refusing a broken transaction, Django's exception classes), but not a new cursor and
+its wrapper per statement: 28-30 instead of 70-76 microseconds of the web process's CPU
+per statement, measured alone. Whenever queries are being logged (``DEBUG``,
+``assertNumQueries``, ``CaptureQueriesContext``) or wrapped (``execute_wrapper``), it
+takes the ordinary :meth:`~DatabaseWrapper.prepared_cursor`, so they still see every
+statement.
+
 A connection pooler in transaction mode that does not track prepared statements
 (PgBouncer before 1.21, or without ``max_prepared_statements``) breaks them: set
 ``?prepared_statements=false`` in ``DATABASE_URL`` and these cursors are ordinary ones.
@@ -37,6 +47,7 @@ from __future__ import annotations
 
 import select
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.backends.postgresql import base
@@ -54,6 +65,9 @@ class PreparingCursor(base.ServerBindingCursor):
 
 class DatabaseWrapper(base.DatabaseWrapper):
     prepare_statements = True
+    # fetch_prepared's cursor: (the psycopg connection it is on, the time zone its
+    # timestamps load in, the cursor); rebuilt when either changes.
+    _kept_cursor: tuple[Any, Any, PreparingCursor] | None = None
 
     def get_connection_params(self) -> dict[str, Any]:
         params = super().get_connection_params()
@@ -79,6 +93,35 @@ class DatabaseWrapper(base.DatabaseWrapper):
             if self.timezone != tzloader.timezone:
                 base.register_tzloader(self.timezone, cursor)
             return self._prepare_cursor(cursor)
+
+    @async_unsafe
+    def fetch_prepared(self, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+        """The first row (None if none) of ``sql`` with ``params``, prepared on the server
+        like :meth:`prepared_cursor`'s statements, on a cursor kept for the connection
+        (see the module's docstring). Errors are Django's (``IntegrityError``, ...)."""
+        if self.queries_logged or self.execute_wrappers or not self.prepare_statements:
+            with self.prepared_cursor() as cursor:
+                cursor.execute(sql, params)
+                return cursor.fetchone()  # type: ignore[no-any-return]
+        self.close_if_health_check_failed()
+        self.ensure_connection()
+        self.validate_thread_sharing()
+        self.validate_no_broken_transaction()
+        with self.wrap_database_errors:
+            kept = self._kept_cursor
+            if kept is None or kept[0] is not self.connection or kept[1] != self.timezone:
+                cursor = PreparingCursor(self.connection)
+                tzloader = self.connection.adapters.get_loader(base.TIMESTAMPTZ_OID, pq.Format.TEXT)
+                if self.timezone != tzloader.timezone:
+                    base.register_tzloader(self.timezone, cursor)
+                kept = self._kept_cursor = (self.connection, self.timezone, cursor)
+            cursor = kept[2]
+            cursor.execute(sql, params)
+            return cursor.fetchone()  # type: ignore[no-any-return]
+
+    def _close(self) -> None:
+        self._kept_cursor = None
+        super()._close()
 
     def is_usable(self) -> bool:
         conn = self.connection

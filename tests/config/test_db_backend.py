@@ -93,3 +93,61 @@ def test_prepared_statements_can_be_turned_off(postgres_required: None, monkeypa
         cursor.execute("SELECT %s::int * 2", [21])
         assert cursor.fetchone() == (42,)
     assert "SELECT $1::int * 2" not in _prepared_statements()
+
+
+def test_fetch_prepared_keeps_one_cursor_and_prepares_once(postgres_required: None) -> None:
+    sql = "SELECT %s::int + 2"
+    rows = [connection.fetch_prepared(sql, [n]) for n in range(3)]
+    assert rows == [(2,), (3,), (4,)]
+    kept = connection._kept_cursor
+    assert kept is not None and kept[0] is connection.connection
+    assert connection.fetch_prepared("SELECT 1 WHERE %s::bool", [False]) is None  # no row
+    assert connection._kept_cursor is kept  # the same cursor, not one per statement
+    assert _prepared_statements().count("SELECT $1::int + 2") == 1
+
+
+def test_fetch_prepared_is_counted_and_wrapped_like_any_query(postgres_required: None) -> None:
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert connection.fetch_prepared("SELECT %s::int * 3", [3]) == (9,)
+    assert len(queries) == 1  # so assertNumQueries and DEBUG's query log see it
+
+    seen: list[str] = []
+
+    def spy(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(spy):
+        assert connection.fetch_prepared("SELECT %s::int * 4", [2]) == (8,)
+    assert seen == ["SELECT %s::int * 4"]
+
+
+def test_fetch_prepared_raises_djangos_errors_and_refuses_broken_transactions(
+    postgres_required: None,
+) -> None:
+    from django.db import IntegrityError, transaction
+    from django.db.transaction import TransactionManagementError
+
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMPORARY TABLE kept_cursor_t (k int PRIMARY KEY)")
+    sql = "INSERT INTO kept_cursor_t VALUES (%s) RETURNING k"
+    assert connection.fetch_prepared(sql, [1]) == (1,)
+    with pytest.raises(IntegrityError):
+        connection.fetch_prepared(sql, [1])
+    with transaction.atomic():
+        with pytest.raises(IntegrityError), transaction.atomic(savepoint=False):
+            connection.fetch_prepared(sql, [1])
+        with pytest.raises(TransactionManagementError):
+            connection.fetch_prepared(sql, [2])  # the transaction is broken: nothing runs
+    assert connection.fetch_prepared("SELECT count(*) FROM kept_cursor_t", []) == (1,)
+
+
+def test_fetch_prepared_follows_a_new_connection(postgres_required: None) -> None:
+    connection.fetch_prepared("SELECT %s::int", [1])
+    old_pid = connection.connection.info.backend_pid
+    connection.close()
+    assert connection._kept_cursor is None  # no cursor of a closed connection kept
+    assert connection.fetch_prepared("SELECT pg_backend_pid() + %s::int", [0]) != (old_pid,)
+    assert connection._kept_cursor is not None and connection._kept_cursor[0] is connection.connection
