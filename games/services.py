@@ -120,9 +120,14 @@ def new_idempotency_key() -> str:
     return f"auto:{uuid.uuid4().hex}"
 
 
+# json.dumps(value, sort_keys=True, separators=(",", ":")), without making an encoder per call.
+# Stored digests were made with exactly this text: a change here breaks idempotent retries.
+_DIGEST_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def command_digest(command: Mapping[str, Any], actor_id: int | None) -> str:
     """Identifies a write for idempotency: the normalised command and who sent it."""
-    blob = json.dumps({"command": command, "actor": actor_id}, sort_keys=True, separators=(",", ":"))
+    blob = _DIGEST_ENCODER.encode({"command": command, "actor": actor_id})
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

@@ -467,3 +467,20 @@ def test_a_write_takes_the_game_read_by_its_caller_only_for_its_game_and_key(
     if connection.vendor != "postgresql":  # there the lookup rides along (test_postgres)
         with pytest.raises(ValueError, match="needs PostgreSQL"):
             store.read_game(duel.game.pk, "k", also=store.Lookup("SELECT 1", ()))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"type": "discard", "seat": 0, "card": "4H"},
+        {"type": "replace_seat", "seat": 1, "name": "Zoë \u00e9\u4e2d", "bot": None},
+    ],
+)
+def test_the_command_digest_is_the_sha256_of_its_stored_text(command: dict[str, Any]) -> None:
+    """Digests already stored were made from this exact text: a retry after an upgrade
+    must still match its original."""
+    import hashlib
+
+    text = json.dumps({"command": command, "actor": 7}, sort_keys=True, separators=(",", ":"))
+    assert services.command_digest(command, 7) == hashlib.sha256(text.encode()).hexdigest()
+    assert services.command_digest(command, None) != services.command_digest(command, 7)
