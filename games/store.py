@@ -71,6 +71,8 @@ STATE_CACHE_SIZE = 512
 # The columns of the game row a write needs (the rest stay deferred), in model order.
 GAME_FIELDS = ("id", "uid", "mode", "seats", "owner_id", "version", "status")
 EVENT_FIELDS = tuple(f.attname for f in GameEvent._meta.concrete_fields)
+_EVENT_GAME = GameEvent._meta.get_field("game")
+_EVENT_ACTOR = GameEvent._meta.get_field("actor")
 # One statement, so one snapshot: the game row, whether its log holds the idempotency
 # key, and the events after the cached version up to the row's version agree.
 READ_GAME_SQL = (
@@ -311,21 +313,29 @@ def new_rows(
     now = timezone.now()
     for n, (event, actor, source) in enumerate(items, start=1):
         stored = engine.event_to_dict(event)
-        rows.append(
-            GameEvent(
-                game=game,
-                seq=first_seq + n - 1,
-                type=stored["type"],
-                schema_version=stored["schema_version"],
-                data=stored["data"],
-                actor=actor,
-                source=source,
-                idempotency_key=command_key if n == 1 else f"{command_key}#{n}",
-                command_key=command_key,
-                command_digest=command_digest,
-                recorded_at=now,
-            )
-        )
+        fields = {
+            "id": None,
+            "game_id": game.pk,
+            "seq": first_seq + n - 1,
+            "position": None,
+            "type": stored["type"],
+            "schema_version": stored["schema_version"],
+            "data": stored["data"],
+            "actor_id": None if actor is None else actor.pk,
+            "source": source,
+            "idempotency_key": command_key if n == 1 else f"{command_key}#{n}",
+            "command_key": command_key,
+            "command_digest": command_digest,
+            "recorded_at": now,
+        }
+        # Positional values: Django's quickest way to make a model instance (no keyword
+        # matching, no descriptor per relation); the relations' caches are set as
+        # GameEvent(game=game, actor=actor) would set them.
+        row = GameEvent(*[fields[name] for name in EVENT_FIELDS])
+        _EVENT_GAME.set_cached_value(row, game)
+        if actor is not None:
+            _EVENT_ACTOR.set_cached_value(row, actor)
+        rows.append(row)
     return rows
 
 

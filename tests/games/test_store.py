@@ -484,3 +484,15 @@ def test_the_command_digest_is_the_sha256_of_its_stored_text(command: dict[str, 
     text = json.dumps({"command": command, "actor": 7}, sort_keys=True, separators=(",", ":"))
     assert services.command_digest(command, 7) == hashlib.sha256(text.encode()).hexdigest()
     assert services.command_digest(command, None) != services.command_digest(command, 7)
+
+
+def test_written_rows_know_their_game_and_actor_without_a_query(
+    duel: services.SubmitResult, ann: Any, django_assert_num_queries: Any
+) -> None:
+    result = play(duel.game.pk, ann, a_legal_move(duel.state))
+    with django_assert_num_queries(0):
+        assert all(row.game is result.game and row.game_id == result.game.pk for row in result.events)
+        assert result.events[0].actor == ann and result.events[0].actor_id == ann.pk
+        assert all(row.pk is not None and row.position is not None for row in result.events)
+    stored = GameEvent.objects.get(pk=result.events[0].pk)
+    assert (stored.game_id, stored.actor_id, stored.seq) == (result.game.pk, ann.pk, result.events[0].seq)
