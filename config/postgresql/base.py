@@ -87,12 +87,16 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.close_if_health_check_failed()
         self.ensure_connection()
         with self.wrap_database_errors:
-            cursor = PreparingCursor(self.connection)
-            # As create_cursor: the cursor's time zone only when the connection's differs.
-            tzloader = self.connection.adapters.get_loader(base.TIMESTAMPTZ_OID, pq.Format.TEXT)
-            if self.timezone != tzloader.timezone:
-                base.register_tzloader(self.timezone, cursor)
-            return self._prepare_cursor(cursor)
+            return self._prepare_cursor(self._preparing_cursor())
+
+    def _preparing_cursor(self) -> PreparingCursor:
+        """A bare psycopg cursor that prepares, on the open connection."""
+        cursor = PreparingCursor(self.connection)
+        # As create_cursor: the cursor's time zone only when the connection's differs.
+        tzloader = self.connection.adapters.get_loader(base.TIMESTAMPTZ_OID, pq.Format.TEXT)
+        if self.timezone != tzloader.timezone:
+            base.register_tzloader(self.timezone, cursor)
+        return cursor
 
     @async_unsafe
     def fetch_prepared(self, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
@@ -110,11 +114,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         with self.wrap_database_errors:
             kept = self._kept_cursor
             if kept is None or kept[0] is not self.connection or kept[1] != self.timezone:
-                cursor = PreparingCursor(self.connection)
-                tzloader = self.connection.adapters.get_loader(base.TIMESTAMPTZ_OID, pq.Format.TEXT)
-                if self.timezone != tzloader.timezone:
-                    base.register_tzloader(self.timezone, cursor)
-                kept = self._kept_cursor = (self.connection, self.timezone, cursor)
+                kept = self._kept_cursor = (self.connection, self.timezone, self._preparing_cursor())
             cursor = kept[2]
             cursor.execute(sql, params)
             return cursor.fetchone()  # type: ignore[no-any-return]

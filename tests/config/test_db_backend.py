@@ -151,3 +151,18 @@ def test_fetch_prepared_follows_a_new_connection(postgres_required: None) -> Non
     assert connection._kept_cursor is None  # no cursor of a closed connection kept
     assert connection.fetch_prepared("SELECT pg_backend_pid() + %s::int", [0]) != (old_pid,)
     assert connection._kept_cursor is not None and connection._kept_cursor[0] is connection.connection
+
+
+def test_fetch_prepared_loads_timestamps_in_the_connections_time_zone(postgres_required: None) -> None:
+    from django.test import override_settings
+
+    sql = "SELECT %s::timestamptz"
+    aware = connection.fetch_prepared(sql, ["2026-01-02 03:04:05+00"])[0]
+    assert aware.tzinfo is not None and aware.utcoffset().total_seconds() == 0
+    with override_settings(USE_TZ=False):  # Django's timestamps are naive then
+        with connection.prepared_cursor() as cursor:
+            cursor.execute(sql, ["2026-01-02 03:04:05+00"])
+            expected = cursor.fetchone()[0]
+        assert connection.fetch_prepared(sql, ["2026-01-02 03:04:05+00"])[0] == expected
+        assert expected.tzinfo is None
+    assert connection.fetch_prepared(sql, ["2026-01-02 03:04:05+00"])[0] == aware
