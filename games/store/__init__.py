@@ -86,13 +86,12 @@ __all__ = [
     "write_game_and_events",
 ]
 
-_RECORDERS: dict[str, Recorder] = {"postgresql": PostgresRecorder()}
-_DEFAULT_RECORDER: Recorder = SQLiteRecorder()
+_POSTGRES_RECORDER, _SQLITE_RECORDER = PostgresRecorder(), SQLiteRecorder()
 
 
 def recorder() -> Recorder:
     """The write path for the default connection's database."""
-    return _RECORDERS.get(connection.vendor, _DEFAULT_RECORDER)
+    return _POSTGRES_RECORDER if connection.vendor == "postgresql" else _SQLITE_RECORDER
 
 
 def read_log(game: Game, key: str) -> LogRead:

@@ -15,6 +15,7 @@ from django.utils import timezone
 import engine
 from games import store
 from games.models import Game, GameEvent, OutboxMessage, Source
+from games.services import SeatSpec
 from tests.games.conftest import new_game
 
 pytestmark = pytest.mark.django_db
@@ -22,8 +23,6 @@ pytestmark = pytest.mark.django_db
 
 def physical_game(owner: Any) -> Game:
     """A physical game at version 1 (started, not dealt)."""
-    from games.services import SeatSpec
-
     return new_game(owner, [SeatSpec("A"), SeatSpec("B")], mode="physical").game
 
 
