@@ -1,5 +1,7 @@
 """One exception handler for the whole API: every error body is
-``{"code": ..., "message": ..., "detail": ...}`` with a stable ``code``."""
+``{"code": ..., "message": ..., "detail": ...}`` with a stable ``code``. The refusals of
+the game services (:class:`games.services.StoreError`) and of the rules engine
+(``EngineError``) are mapped to HTTP here and nowhere else."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.errors import EngineError
+from games.services import IdempotencyKeyReused, InvalidLog, StoreError, VersionConflict
 
 
 class ApiError(exceptions.APIException):
@@ -36,6 +39,13 @@ _DRF_CODES = {
 }
 
 
+# The status of each StoreError subclass (the rest: 400, the request was refused as sent).
+STORE_ERROR_STATUS: dict[type[StoreError], int] = {
+    VersionConflict: status.HTTP_409_CONFLICT,
+    IdempotencyKeyReused: status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+
 def error_body(code: str, message: str, detail: Any = None, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, "detail": detail if detail is not None else {}, **extra}
 
@@ -43,6 +53,8 @@ def error_body(code: str, message: str, detail: Any = None, **extra: Any) -> dic
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApiError):
         return Response(error_body(exc.error_code, exc.message, **exc.extra), status=exc.status_code)
+    if isinstance(exc, StoreError):
+        return _store_error(exc, context)
     if isinstance(exc, EngineError):
         return Response(error_body(exc.code, exc.message), status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
@@ -57,3 +69,23 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = {}
     response.data = error_body(code, message, detail)
     return response
+
+
+def _store_error(exc: StoreError, context: dict[str, Any]) -> Response:
+    extra: dict[str, Any] = {}
+    if isinstance(exc, VersionConflict):
+        extra = {"current_version": exc.current_version, "events_since": _events_since(exc, context)}
+    elif isinstance(exc, InvalidLog):
+        extra = {"index": exc.index, "event_code": exc.event_code, "event_message": exc.event_message}
+    http = next((code for kind, code in STORE_ERROR_STATUS.items() if isinstance(exc, kind)), 400)
+    return Response(error_body(exc.code, exc.message, **extra), status=http)
+
+
+def _events_since(exc: VersionConflict, context: dict[str, Any]) -> list[dict[str, Any]]:
+    """What happened since the caller's version, as the caller may see it."""
+    # Imported here: games.selectors needs games.access, which raises this module's ApiError.
+    from games.selectors import events_for_viewer
+
+    seat = exc.command.get("seat")
+    requested = seat if type(seat) is int else None
+    return events_for_viewer(context["request"].user, exc.game, after=exc.expected_version, seat=requested)

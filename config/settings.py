@@ -123,9 +123,12 @@ if not DEBUG:
 
 # --- REST framework -----------------------------------------------------------------
 REST_FRAMEWORK = {
+    # The token first: a request that carries one is decided by it (a bad token is a
+    # 401 even beside a valid session cookie). Token requests need no CSRF token: another
+    # site's page cannot set the Authorization header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -75,7 +75,7 @@ class Game(models.Model):
 class GameEvent(models.Model):
     """One event of one game. ``seq`` runs 1..n per game; ``position`` is the global
     order projections read in (assigned under the store's append lock, so a reader
-    never skips an event that commits after a higher position — see games/store.py).
+    never skips an event that commits after a higher position — see games/store/__init__.py).
 
     Every write (one command, and the deal the system adds to it) carries an
     idempotency key ``K``: its first event stores ``K``, the n-th ``K#n``; all store

@@ -8,7 +8,7 @@ from typing import Any
 import engine
 from engine import GameState
 from games import store
-from games.access import GameAccess
+from games.access import GameAccess, access_for
 from games.models import Game, GameEvent
 from games.redaction import redact_events
 
@@ -36,6 +36,14 @@ def viewer_events(game: Game, *, after: int, seat: int | None) -> tuple[list[dic
     if final is None:
         raise store.CorruptStream(f"game {game.pk} has no events")
     return redact_events(tail, state_before=before, final_state=final, seat=seat, steps=steps), final
+
+
+def events_for_viewer(user: Any, game: Game, *, after: int, seat: int | None) -> list[dict[str, Any]]:
+    """The events after ``seq`` ``after`` as ``user`` may see them: ``seat``'s view if
+    ``user`` plays it (else its own seat's, else the public view)."""
+    access = access_for(user, game, for_action="read")
+    events, _ = viewer_events(game, after=after, seat=access.view_seat(seat))
+    return events
 
 
 def state_payload(access: GameAccess, state: GameState, *, seat: int | None) -> dict[str, Any]:

@@ -1,15 +1,19 @@
 """The one write path of the event store: create, submit, import, and bot turns.
 
-A command is decided optimistically, as event stores do: read the game (and, for the
-API, check the caller's permission on that row), recognise a retried idempotency key
-(return the original result, write nothing), check the expected version (a stale one
-is a :class:`VersionConflict`), load the state and ``engine.decide`` — all without a
-lock or a transaction. Then one transaction updates the game row *only if it is still
-at the version read*, appends the events and writes the outbox rows
-(:func:`games.store.write_game_and_events`). If another write got there first, nothing
-is written and the caller gets a :class:`VersionConflict` — or, when the write that got
-there first was this same command (a retry racing its original), the original result.
-Nothing is ever written over a newer version: every change to a game moves its version.
+A command is decided optimistically, as event stores do: the caller hands over the game
+row it has read (and checked the caller's permission on); the service recognises a
+retried idempotency key (returns the original result, writes nothing), checks the
+expected version (a stale one is a :class:`VersionConflict`), loads the state and calls
+``engine.decide`` — all without a lock or a transaction. Then one transaction updates
+the game row *only if it is still at the version read*, appends the events and writes
+the outbox rows (:func:`games.store.write_game_and_events`). If another write got there
+first, nothing is written and the caller gets a :class:`VersionConflict` — or, when the
+write that got there first was this same command (a retry racing its original), the
+original result. Nothing is ever written over a newer version: every change to a game
+moves its version.
+
+Refusals are :class:`StoreError` subclasses with a stable ``code`` (the API maps them to
+HTTP in ``config.api_errors``) or the engine's ``IllegalMove``.
 """
 
 from __future__ import annotations
@@ -57,19 +61,27 @@ class StoreError(Exception):
         self.message = message
 
 
-class GameNotFound(StoreError):
-    code = "not_found"
+class RuleSetRefused(StoreError):
+    """An unknown preset or option, or an option value the rules do not allow."""
+
+    code = "invalid_ruleset"
 
 
 class VersionConflict(StoreError):
+    """``command`` (wire form) was decided on ``game`` at ``expected_version``; the game
+    is at ``current_version`` now."""
+
     code = "version_conflict"
 
-    def __init__(self, *, game_id: int, expected_version: int, current_version: int) -> None:
+    def __init__(
+        self, *, game: Game, command: Mapping[str, Any], expected_version: int, current_version: int
+    ) -> None:
         super().__init__(
-            f"game {game_id} is at version {current_version}, not {expected_version}: "
+            f"game {game.pk} is at version {current_version}, not {expected_version}: "
             "reload, then decide again"
         )
-        self.game_id = game_id
+        self.game = game
+        self.command = command
         self.expected_version = expected_version
         self.current_version = current_version
 
@@ -197,6 +209,40 @@ def create_game(
         return earlier
 
 
+def open_game(
+    *,
+    preset: str,
+    options: Mapping[str, Any],
+    mode: str,
+    seats: Sequence[SeatSpec],
+    first_dealer: int = 0,
+    stake: Fraction = Fraction(0),
+    owner: Any,
+    source: str,
+    idempotency_key: str | None = None,
+    context: Mapping[str, Any] | None = None,
+    after_create: Callable[[Game], None] | None = None,
+) -> SubmitResult:
+    """:func:`create_game` with the rule set named by ``preset`` and ``options``
+    (:class:`RuleSetRefused` when the rules do not know them)."""
+    try:
+        ruleset = engine.get_ruleset(preset, **options)
+    except engine.InvalidRuleSet as exc:
+        raise RuleSetRefused(str(exc)) from None
+    return create_game(
+        ruleset=ruleset,
+        mode=mode,
+        seats=seats,
+        first_dealer=first_dealer,
+        stake=stake,
+        owner=owner,
+        source=source,
+        idempotency_key=idempotency_key,
+        context=context,
+        after_create=after_create,
+    )
+
+
 def _resolve_seats(seats: Sequence[SeatSpec]) -> list[dict[str, Any]]:
     user_ids = {seat.user_id for seat in seats if seat.user_id is not None}
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=user_ids)}
@@ -236,52 +282,36 @@ def _earlier_creation(owner_id: int | None, key: str, digest: str) -> SubmitResu
 
 def submit_command(
     *,
-    game_id: int,
+    game: Game,
     command: Mapping[str, Any],
     actor: Any,
     source: str,
     expected_version: int,
     idempotency_key: str | None = None,
-    authorize: Callable[[Game], None] | None = None,
-    read: store.GameRead | None = None,
 ) -> SubmitResult:
-    """Decide ``command`` against the game at ``expected_version`` and append its events.
+    """Decide ``command`` (wire form) by ``actor`` against ``game`` at
+    ``expected_version`` and append its events. ``game`` is the row as the caller read
+    it (whoever may send the command has been checked on it): the write goes through
+    only if the game is still at that row's version.
 
-    ``read`` is what :func:`games.store.read_game` returned, when the caller has read
-    the game itself (the API reads it in the statement that checks the caller's token);
-    its key is the idempotency key.
-
-    ``authorize`` (the API's permission check) gets the game row the write has read and
-    raises to refuse; it runs before anything else is looked at, so a refused caller
-    learns nothing about keys or versions and nothing is written. (The seats it checks
-    cannot change under the write: replacing a seat moves the version, and the write is
-    refused if the version moved. A club role revoked in the milliseconds between the
-    read and the write is not seen by that write.)
-
-    Raises ``IllegalMove`` (malformed or against the rules), :class:`GameNotFound`,
-    :class:`VersionConflict` or :class:`IdempotencyKeyReused`; none of them writes.
+    Raises ``IllegalMove`` (malformed or against the rules), :class:`VersionConflict`
+    or :class:`IdempotencyKeyReused`; none of them writes.
     """
     parsed = engine.command_from_dict(command)
-    if read is None:
-        read = store.read_game(game_id, idempotency_key or new_idempotency_key())
-    elif idempotency_key not in (None, read.key) or (read.game is not None and read.game.pk != game_id):
-        raise ValueError("the game read is of another game or key")
-    game, key, key_used, tail = read.game, read.key, read.key_used, read.tail
-    digest = command_digest(engine.command_to_dict(parsed), _actor_id(actor))
-    if game is None:
-        raise GameNotFound(f"there is no game {game_id}")
-    if authorize is not None:
-        authorize(game)
     if isinstance(parsed, engine.StartGame):
         raise IllegalMove("StartGame opens a new game: POST /api/v1/games", "unexpected_command")
-    if key_used:
+    key = idempotency_key or new_idempotency_key()
+    wire = engine.command_to_dict(parsed)
+    digest = command_digest(wire, _actor_id(actor))
+    log_read = store.read_log(game, key)
+    if log_read.key_used:
         return _earlier_write(game, key, digest)
     if expected_version != game.version:
         raise VersionConflict(
-            game_id=game.pk, expected_version=expected_version, current_version=game.version
+            game=game, command=wire, expected_version=expected_version, current_version=game.version
         )
     # a retraction goes back through the game's history, which only a full replay has
-    state = store.load_state(game, tail=tail, use_cache=not isinstance(parsed, engine.Retract))
+    state = store.load_state(game, tail=log_read.tail, use_cache=not isinstance(parsed, engine.Retract))
     if state.mode == Mode.DIGITAL and isinstance(parsed, engine.DealHand) and source != Source.SYSTEM:
         raise IllegalMove("digital games are dealt by the system", "dealt_by_system")
     items = [(event, actor, source) for event in engine.decide(state, parsed)]
@@ -290,11 +320,11 @@ def submit_command(
     except store.WriteConflict:
         # Another write got there first: this same command sent again (a retry racing
         # the original), or another command, which makes this decision stale.
-        if GameEvent.objects.filter(game_id=game_id, idempotency_key=key).exists():
+        if GameEvent.objects.filter(game_id=game.pk, idempotency_key=key).exists():
             return _earlier_write(game, key, digest)
-        current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
+        current = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first() or 0
         raise VersionConflict(
-            game_id=game_id, expected_version=expected_version, current_version=current
+            game=game, command=wire, expected_version=expected_version, current_version=current
         ) from None
 
 
@@ -358,8 +388,8 @@ def _append(
     rows, outbox_ids = store.write_game_and_events(game, changes, rows, messages=messages)
     for name, value in changes.items():
         setattr(game, name, value)
-    uid, game_id, final = game.uid, game.pk, state
-    transaction.on_commit(lambda: store.state_cache.put(uid, final, game_id))
+    uid, final = game.uid, state
+    transaction.on_commit(lambda: store.state_cache.put(uid, final))
     outbox.dispatch_on_commit(outbox_ids)
     return SubmitResult(game, state.version, rows, state, state_before, steps=tuple(steps))
 
@@ -460,7 +490,7 @@ def _play_bot_move(game_id: int, version: int) -> tuple[int | None, bool]:
     command = get_bot(bot_name)(engine.view(state, seat), random.Random(f"{game.uid}:{version}"))
     try:
         result = submit_command(
-            game_id=game_id,
+            game=game,
             command=engine.command_to_dict(command),
             actor=None,
             source=Source.BOT,

@@ -4,7 +4,6 @@ one service or selector and present the result; the rules live in the engine."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -12,20 +11,15 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 import engine
 from config.api_errors import ApiError
-from engine.errors import EngineError
 from games import selectors, services, store
-from games.access import GameAccess, access_for, access_game_by_id, authorize_command
-from games.authentication import TokenAuthentication as FastTokenAuthentication
-from games.authentication import read_along
-from games.models import Game, Source
+from games.access import access_for, access_game_by_id, authorize_command
+from games.models import Source
 from games.parsers import LargeJSONParser, LimitedJSONParser
 from games.redaction import redact_events
 from games.serializers import (
@@ -101,21 +95,50 @@ def _seat_param(request: Request) -> int | None:
 
 
 def _command_request(data: Any) -> tuple[int, dict[str, Any]]:
-    """``expected_version`` and ``command`` of a command body. The usual body (a whole
-    number and an object) is taken as it is; anything else goes through
-    ``CommandRequestSerializer``, which accepts the same and words the errors."""
+    """``expected_version`` and the command (in the engine's wire form) of a command
+    body. The usual body (a whole number and an object) is taken as it is; anything else
+    goes through ``CommandRequestSerializer``, which accepts the same and words the
+    errors. A command the engine cannot read is its ``malformed_command``."""
+    expected, command = None, None
     if type(data) is dict:
         expected, command = data.get("expected_version"), data.get("command")
-        if type(expected) is int and expected >= 0 and type(command) is dict:
-            return expected, command
-    body = CommandRequestSerializer(data=data)
+    if not (type(expected) is int and expected >= 0 and type(command) is dict):
+        body = CommandRequestSerializer(data=data)
+        body.is_valid(raise_exception=True)
+        expected, command = body.validated_data["expected_version"], body.validated_data["command"]
+    return expected, engine.command_to_dict(engine.command_from_dict(command))
+
+
+def game_create_arguments(request: Request) -> dict[str, Any]:
+    """The keyword arguments of :func:`games.services.open_game` a
+    ``GameCreateSerializer`` body gives, the caller (who must be signed in) as owner."""
+    _require_user(request)
+    body = GameCreateSerializer(data=request.data)
     body.is_valid(raise_exception=True)
-    return body.validated_data["expected_version"], body.validated_data["command"]
+    data = body.validated_data
+    return {
+        "preset": data["preset"],
+        "options": data["options"],
+        "mode": data["mode"],
+        "seats": [services.SeatSpec(s.get("name"), s.get("user"), s.get("bot")) for s in data["seats"]],
+        "first_dealer": data["first_dealer"],
+        "stake": Fraction(data["stake"]),
+        "owner": request.user,
+        "source": _source(request),
+        "idempotency_key": _idempotency_key(request),
+    }
 
 
-def _store_error(exc: services.StoreError) -> ApiError:
-    http = {"not_found": 404, "idempotency_key_reused": 422}.get(exc.code, 400)
-    return ApiError(exc.code, exc.message, http)
+def created_body(request: Request, result: services.SubmitResult) -> dict[str, Any]:
+    """The 201 body of a new game, as its creator may see it."""
+    access = access_for(request.user, result.game, for_action="read")  # the row just written
+    seat = access.view_seat(None, result.state.to_move)
+    return {"id": result.game.pk, **_written(access, result, seat)}
+
+
+def game_created_response(request: Request, result: services.SubmitResult) -> Response:
+    location = {"Location": f"{result.game.pk}"}
+    return Response(created_body(request, result), status=status.HTTP_201_CREATED, headers=location)
 
 
 def _written(access: Any, result: services.SubmitResult, seat: int | None) -> dict[str, Any]:
@@ -134,19 +157,7 @@ def _written(access: Any, result: services.SubmitResult, seat: int | None) -> di
 
 
 class ApiView(APIView):
-    # The configured authenticators, with DRF's token lookup swapped for the same check
-    # done in one prepared statement (games.authentication), and the token first: a
-    # request that carries one is decided by it (a bad token is a 401 even beside a
-    # valid session cookie), and is spared the session lookup. Token requests need no
-    # CSRF token, whatever cookie comes with them: another site's page cannot set the
-    # Authorization header.
-    authentication_classes = sorted(
-        (
-            FastTokenAuthentication if cls is TokenAuthentication else cls
-            for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES
-        ),
-        key=lambda cls: not issubclass(cls, TokenAuthentication),
-    )
+    # The authenticators are DRF's, token first (settings.REST_FRAMEWORK).
     parser_classes = [LimitedJSONParser]
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
@@ -184,45 +195,8 @@ class GameCreateView(ApiView):
         summary="Open a game (the caller owns it)",
     )
     def post(self, request: Request) -> Response:
-        return open_game(request)
-
-
-def open_game(
-    request: Request,
-    *,
-    context: Mapping[str, Any] | None = None,
-    after_create: Callable[[Any], None] | None = None,
-) -> Response:
-    """Create a game from a ``GameCreateSerializer`` body; the league's club endpoint
-    reuses this with ``after_create`` linking the game to the club."""
-    _require_user(request)
-    body = GameCreateSerializer(data=request.data)
-    body.is_valid(raise_exception=True)
-    data = body.validated_data
-    try:
-        ruleset = engine.get_ruleset(data["preset"], **data["options"])
-    except engine.InvalidRuleSet as exc:
-        raise ApiError("invalid_ruleset", str(exc)) from None
-    seats = [services.SeatSpec(s.get("name"), s.get("user"), s.get("bot")) for s in data["seats"]]
-    try:
-        result = services.create_game(
-            ruleset=ruleset,
-            mode=data["mode"],
-            seats=seats,
-            first_dealer=data["first_dealer"],
-            stake=Fraction(data["stake"]),
-            owner=request.user,
-            source=_source(request),
-            idempotency_key=_idempotency_key(request),
-            context=context,
-            after_create=after_create,
-        )
-    except services.StoreError as exc:
-        raise _store_error(exc) from None
-    access = access_for(request.user, result.game, for_action="read")  # the row just written
-    seat = access.view_seat(None, result.state.to_move)
-    body_out = {"id": result.game.pk, **_written(access, result, seat)}
-    return Response(body_out, status=status.HTTP_201_CREATED, headers={"Location": f"{result.game.pk}"})
+        result = services.open_game(**game_create_arguments(request))
+        return game_created_response(request, result)
 
 
 class GameDetailView(ApiView):
@@ -261,19 +235,6 @@ class GameEventsView(ApiView):
 
 
 class GameCommandView(ApiView):
-    # The request's token and its authenticator, when the token is checked by the
-    # statement that reads the game (games.authentication): DRF's authentication waits
-    # until then.
-    token_read_along: tuple[FastTokenAuthentication, str] | None = None
-
-    def perform_authentication(self, request: Request) -> None:
-        first = request.authenticators[0] if request.authenticators else None
-        key = first.key_to_read_along(request) if isinstance(first, FastTokenAuthentication) else None
-        if first is not None and key is not None:
-            self.token_read_along = (first, key)
-        else:
-            super().perform_authentication(request)
-
     @extend_schema(
         operation_id="games_commands",
         request=CommandRequestSerializer,
@@ -286,63 +247,19 @@ class GameCommandView(ApiView):
         summary="Submit a command at an expected version",
     )
     def post(self, request: Request, game_id: int) -> Response:
-        if self.token_read_along is None and not request.user.is_authenticated:
-            access_game_by_id(request.user, game_id, for_action="command")  # 404, else 401
-        command: dict[str, Any] | None = None
-        try:
-            expected, raw_command = _command_request(request.data)
-            command = engine.command_to_dict(engine.command_from_dict(raw_command))
-            key = _idempotency_key(request)
-        except (APIException, EngineError):
-            # A refusal of the caller (401, 404, 403) comes before a complaint about the body.
-            refused = access_game_by_id(request.user, game_id, for_action="command")
-            if command is not None:
-                authorize_command(refused, command)
-            raise
-        read = None
-        if self.token_read_along is not None:
-            # One statement checks the token and reads the game; DRF then authenticates
-            # from the row it read (a bad token is a 401 here, before anything else).
-            authenticator, token_key = self.token_read_along
-            key = key or services.new_idempotency_key()
-            read = store.read_game(game_id, key, also=authenticator.lookup(token_key))
-            read_along(request, token_key, read.also)
-        user = request.user
-        requested_seat = command.get("seat") if isinstance(command.get("seat"), int) else None
-        granted: list[GameAccess] = []
-
-        def authorize(game: Game) -> None:
-            """Checked on the game row the write has read: no separate query."""
-            access = access_for(user, game, for_action="command")
-            authorize_command(access, command)
-            granted.append(access)
-
-        try:
-            result = services.submit_command(
-                game_id=game_id,
-                command=command,
-                actor=user,
-                source=_source(request),
-                expected_version=expected,
-                idempotency_key=key,
-                authorize=authorize,
-                read=read,
-            )
-        except services.VersionConflict as exc:
-            access = granted[0]
-            seat = access.view_seat(requested_seat)
-            since, _ = selectors.viewer_events(access.game, after=expected, seat=seat)
-            raise ApiError(
-                exc.code,
-                exc.message,
-                status.HTTP_409_CONFLICT,
-                current_version=exc.current_version,
-                events_since=since,
-            ) from None
-        except services.StoreError as exc:
-            raise _store_error(exc) from None
+        # Who is refused (401, 404, 403) comes before what is wrong with the body.
+        access = access_game_by_id(request.user, game_id, for_action="command")
+        expected_version, command = _command_request(request.data)
+        authorize_command(access, command)
+        result = services.submit_command(
+            game=access.game,
+            command=command,
+            actor=request.user,
+            source=_source(request),
+            expected_version=expected_version,
+            idempotency_key=_idempotency_key(request),
+        )
         # A player holding several seats (hot seat) gets the view of the one to move next.
-        access = granted[0]
         seat = access.view_seat(None, result.state.to_move)
         return Response(_written(access, result, seat), status=status.HTTP_201_CREATED)
 
@@ -376,21 +293,13 @@ class GameImportView(ApiView):
         _require_user(request)
         body = ImportSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            result = services.import_game(
-                log_events=body.validated_data["events"],
-                owner=request.user,
-                source=_source(request),
-                idempotency_key=_idempotency_key(request),
-            )
-        except services.InvalidLog as exc:
-            named = {"index": exc.index, "event_code": exc.event_code, "event_message": exc.event_message}
-            raise ApiError(exc.code, exc.message, **named) from None
-        except services.StoreError as exc:
-            raise _store_error(exc) from None
-        access = access_for(request.user, result.game, for_action="read")  # the row just written
-        body_out = {"id": result.game.pk, **_written(access, result, None)}
-        return Response(body_out, status=status.HTTP_201_CREATED)
+        result = services.import_game(
+            log_events=body.validated_data["events"],
+            owner=request.user,
+            source=_source(request),
+            idempotency_key=_idempotency_key(request),
+        )
+        return Response(created_body(request, result), status=status.HTTP_201_CREATED)
 
 
 class TokenView(ObtainAuthToken):

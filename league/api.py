@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api_errors import ApiError
+from games import services
+from games.models import Game
 from games.serializers import GameCreatedSerializer, GameCreateSerializer
-from games.views import IDEMPOTENCY_HEADER, ApiView, error_responses, open_game
+from games.views import (
+    IDEMPOTENCY_HEADER,
+    ApiView,
+    error_responses,
+    game_create_arguments,
+    game_created_response,
+)
 from league.models import Club, ClubGame
 from league.selectors import is_club_recorder
 
@@ -33,7 +39,9 @@ class ClubGameCreateView(ApiView):
                 "permission_denied", "only the club's directors and scorekeepers open its games", 403
             )
 
-        def link(game: Any) -> None:
+        def link(game: Game) -> None:
             ClubGame.objects.create(club=club, game=game)
 
-        return open_game(request, context={"club": club.pk}, after_create=link)
+        arguments = game_create_arguments(request)
+        result = services.open_game(**arguments, context={"club": club.pk}, after_create=link)
+        return game_created_response(request, result)

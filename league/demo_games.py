@@ -109,7 +109,7 @@ def _play_bots_to_the_end(game: Game) -> None:
 def _record(game: Game, scorekeeper: Any, command: dict[str, Any]) -> None:
     current = Game.objects.get(pk=game.pk)
     services.submit_command(
-        game_id=current.pk,
+        game=current,
         command=command,
         actor=scorekeeper,
         source=Source.SYSTEM,

@@ -97,16 +97,16 @@ def duel(owner: Any, ann: Any, bob: Any) -> services.SubmitResult:
 
 
 def play(game_id: int, actor: Any, command: dict[str, Any], **kwargs: Any) -> services.SubmitResult:
-    """Submit ``command`` at the game's current version."""
+    """Submit ``command`` at the game's current version (the row read as the API reads it)."""
     from games.models import Game
 
-    version = Game.objects.get(pk=game_id).version
+    game = Game.objects.defer("snapshot").get(pk=game_id)
     return services.submit_command(
-        game_id=game_id,
+        game=game,
         command=command,
         actor=actor,
         source=Source.API,
-        expected_version=kwargs.pop("expected_version", version),
+        expected_version=kwargs.pop("expected_version", game.version),
         **kwargs,
     )
 

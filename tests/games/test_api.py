@@ -354,7 +354,7 @@ def test_import_refuses_a_bad_log_naming_the_first_bad_event(
     duel: services.SubmitResult, ann: Any, mutate: Any, index: int, event_code: str
 ) -> None:
     services.submit_command(
-        game_id=duel.game.pk,
+        game=duel.game,
         command={"type": "DrawFromStock", "seat": 0},
         actor=ann,
         source=Source.API,
@@ -425,20 +425,19 @@ def test_query_count_of_the_command_endpoint(
 ) -> None:
     client = client_for(ann, token=True)
     client.get(f"{URL}/{duel.game.pk}")  # warm the state cache
-    # - PostgreSQL: one statement checks the token, reads its user and the game (the
-    #   access check runs on it), looks the key up and reads the events after the cached
-    #   state; one call of games_append writes the game row if still at its version,
-    #   takes the append lock and inserts the events (no savepoint, though the test runs
-    #   in a transaction);
-    # - SQLite: token with its user, game with the key lookup, savepoint, update game, top
-    #   position, insert events, release savepoint
-    with django_assert_num_queries(_vendor_queries(sqlite=7, postgresql=2)):
+    # token with its user; the game (the access check runs on it); whether the key was
+    # used (PostgreSQL: with the events after the cached state, in the same statement);
+    # then the write: PostgreSQL, one call of games_append, which updates the game row if
+    # still at its version, takes the append lock and inserts the events (no savepoint,
+    # though the test runs in a transaction); SQLite: savepoint, update game, top
+    # position, insert events, release savepoint
+    with django_assert_num_queries(_vendor_queries(sqlite=8, postgresql=4)):
         response = post_command(client, duel.game.pk, 2, {"type": "DrawFromStock", "seat": 0})
     assert response.status_code == 201
-    # a cold cache costs nothing more on PostgreSQL: the read's statement returns the log
+    # a cold cache costs nothing more on PostgreSQL: the key's statement returns the log
     store.state_cache.clear()
     discard = a_legal_move(store.load_state(Game.objects.get(pk=duel.game.pk), use_cache=False))
-    with django_assert_num_queries(_vendor_queries(sqlite=8, postgresql=2)):
+    with django_assert_num_queries(_vendor_queries(sqlite=9, postgresql=4)):
         response = post_command(client, duel.game.pk, 3, discard)
     assert response.status_code == 201
 
@@ -556,7 +555,7 @@ def test_a_revoked_token_or_a_deactivated_user_is_refused_at_once(
 
 
 def test_the_token_user_is_the_whole_user(duel: services.SubmitResult, ann: Any) -> None:
-    from games.authentication import TokenAuthentication
+    from rest_framework.authentication import TokenAuthentication
 
     client = client_for(ann, token=True)
     key = client._credentials["HTTP_AUTHORIZATION"].split()[1]
@@ -570,3 +569,15 @@ def test_the_token_user_is_the_whole_user(duel: services.SubmitResult, ann: Any)
 def response_source(client: APIClient, duel: services.SubmitResult) -> str:
     response = post_command(client, duel.game.pk, 2, {"type": "DrawFromStock", "seat": 0})
     return response.json()["events"][0]["source"]
+
+
+def test_a_refused_caller_learns_nothing_about_an_earlier_key(
+    duel: services.SubmitResult, ann: Any, bob: Any
+) -> None:
+    """The permission check runs before the key is looked up: another user's retry of
+    ann's key is refused as any command of theirs would be, not answered from ann's write."""
+    move = {"type": "DrawFromStock", "seat": 0}
+    assert post_command(client_for(ann), duel.game.pk, 2, move, HTTP_IDEMPOTENCY_KEY="k1").status_code == 201
+    refused = post_command(client_for(bob), duel.game.pk, 2, move, HTTP_IDEMPOTENCY_KEY="k1")
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_your_seat")
+    assert GameEvent.objects.filter(game=duel.game).count() == 3

@@ -15,8 +15,9 @@ from django.db import connection, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import selectors, services, store
+from games import selectors, services
 from games.models import Game, GameEvent, Source
+from games.store import postgres
 from tests.games.conftest import new_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -25,7 +26,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 def deal(game_id: int, actor: Any, upcard: str = "KD") -> services.SubmitResult:
     """The scorekeeper deals a physical game at version 1."""
     return services.submit_command(
-        game_id=game_id,
+        game=Game.objects.get(pk=game_id),
         command={"type": "DealHand", "upcard": upcard},
         actor=actor,
         source=Source.API,
@@ -168,42 +169,4 @@ def test_the_append_function_inserts_every_column_of_the_event_model(postgres_re
     inserted = re.search(r"INSERT INTO games_gameevent \((.*?)\)", definition, re.S)
     assert inserted is not None
     columns = {name.strip() for name in inserted.group(1).split(",")}
-    assert columns == {*store._INSERTED_FIELDS, "position"}
-
-
-def test_a_log_ahead_of_its_game_row_is_corruption_and_writes_nothing(
-    postgres_required: None, owner: Any
-) -> None:
-    game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
-    deal(game.pk, owner)
-    Game.objects.filter(pk=game.pk).update(version=1)  # the row forgets the deal
-    store.state_cache.clear()
-    before = GameEvent.objects.count()
-    with pytest.raises(store.CorruptStream, match="its log holds events after version 1"):
-        deal(game.pk, owner, "QD")
-    assert GameEvent.objects.count() == before
-    assert Game.objects.get(pk=game.pk).version == 1
-
-
-def test_the_append_function_changes_only_the_columns_it_knows(postgres_required: None, owner: Any) -> None:
-    game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
-    with pytest.raises(ValueError, match=r"cannot change \['owner_id'\]"):
-        store.write_game_and_events(game, {"version": 2, "status": "playing", "owner_id": None}, [])
-
-
-def test_a_lookup_read_along_comes_back_beside_the_game_or_stops_the_read(
-    postgres_required: None, owner: Any, ann: Any
-) -> None:
-    game = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical").game
-    token = Token.objects.create(user=ann).key
-    lookup = store.Lookup("SELECT t.key, t.user_id FROM authtoken_token t WHERE t.key = %s", (token,))
-    read = store.read_game(game.pk, "k", also=lookup)
-    assert read.also == (token, ann.pk)
-    assert read.game is not None and (read.game.pk, read.game.version) == (game.pk, 1)
-    assert (read.key, read.key_used) == ("k", False)
-    assert read == store.read_game(game.pk, "k")._replace(also=(token, ann.pk))
-    # the lookup's row and no game; no row: nothing read, though the game is there
-    missing = store.read_game(game.pk + 1000, "k", also=lookup)
-    assert (missing.game, missing.also) == (None, (token, ann.pk))
-    nothing = store.read_game(game.pk, "k", also=store.Lookup(lookup.sql, ("not-a-token",)))
-    assert (nothing.game, nothing.also) == (None, None)
+    assert columns == {*postgres.INSERTED_FIELDS, "position"}

@@ -59,7 +59,7 @@ def table(
     scorekeeper = make_user("sk")
     grant_recorder(scorekeeper, duel.game)
     services.submit_command(
-        game_id=duel.game.pk,
+        game=duel.game,
         command={"type": "DrawFromStock", "seat": 0},
         actor=ann,
         source="api",
@@ -197,13 +197,13 @@ def test_a_writes_own_states_redact_its_events_as_a_replay_does(duel: services.S
     stock draws, knocks, the next deal included)."""
     rng = random.Random(7)
     results = [duel]
-    game_id, actor = duel.game.pk, duel.game.owner
+    actor = duel.game.owner
     while results[-1].state.status == "playing" and len(results) < 400:
         state = results[-1].state
         command = rng.choice(engine.legal_commands(state))
         results.append(
             services.submit_command(
-                game_id=game_id,
+                game=results[-1].game,
                 command=engine.command_to_dict(command),
                 actor=actor,
                 source="system",

@@ -1,7 +1,6 @@
 """A request to the game API leaves no reference cycles holding the request, the view
 or the response (config.middleware, games.views.ApiView): they are freed by reference
-counting when the server drops the response, not left for the cycle collector. On
-PostgreSQL a command (the hot path) leaves nothing for it at all.
+counting when the server drops the response, not left for the cycle collector.
 
 The requests go straight through Django's WSGI handler, as gunicorn sends them: the test
 client would keep the request and response (and cycles of its own) for the test to read.
@@ -182,17 +181,3 @@ def test_no_request_view_or_response_is_left_in_a_cycle(
         if kept:
             left[f"{method} {path} {status}"] = names(kept)
     assert not left, "\n".join(f"{request}: {kept}" for request, kept in left.items())
-
-
-@pytest.mark.postgres
-def test_a_command_leaves_nothing_for_the_cycle_collector(
-    postgres_required: None, wsgi: WSGIHandler, duel: services.SubmitResult, warmed: tuple[str, str, Any]
-) -> None:
-    """The command endpoint on PostgreSQL (its hot path runs no ORM query): not one
-    object of an accepted, retried, stale, malformed or unauthenticated command."""
-    commands = [request for request in api_requests(duel, *warmed) if request[1].endswith("/commands")]
-    assert [expected for *_, expected in commands] == [201, 201, 409, 400, 401]
-    for method, path, body, headers, expected in commands:
-        status, found = left_in_cycles(lambda: call(wsgi, method, path, body, **headers)[0])  # noqa: B023
-        assert status == expected, (method, path)
-        assert found == [], f"{method} {path} {status}: {names(found)}"

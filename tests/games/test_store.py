@@ -109,16 +109,16 @@ def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(
 def _after_the_read(monkeypatch: pytest.MonkeyPatch, competing: Any) -> None:
     """Run ``competing()`` once, right after the next write has read the game: the
     window in which another writer can get there first."""
-    read = store.read_game
+    read = store.read_log
     pending = [competing]
 
-    def read_then_compete(game_id: int, key: str, **kwargs: Any) -> Any:
-        found = read(game_id, key, **kwargs)
+    def read_then_compete(game: Game, key: str) -> Any:
+        found = read(game, key)
         while pending:
             pending.pop()()
         return found
 
-    monkeypatch.setattr(store, "read_game", read_then_compete)
+    monkeypatch.setattr(store, "read_log", read_then_compete)
 
 
 def test_a_write_overtaken_after_its_read_is_a_conflict_and_writes_nothing(
@@ -331,15 +331,15 @@ def test_a_write_on_a_stale_cached_state_reads_the_missing_events_with_the_game(
     for _ in range(3):  # another process wrote these: this one's cache stays at version 2
         state = play(game.pk, ann if state.to_move == 0 else bob, a_legal_move(state)).state
     store.state_cache.clear()
-    store.state_cache.put(game.uid, duel.state, game.pk)
+    store.state_cache.put(game.uid, duel.state)
     move, actor = a_legal_move(state), ann if state.to_move == 0 else bob
-    # PostgreSQL: the game, the key and the events after version 2 in one statement, then
-    # the write (one call of games_append; no savepoint, though the test runs in a
-    # transaction). SQLite: game + key, the events after version 2, savepoint, update,
-    # top, insert, release
+    game = Game.objects.get(pk=game.pk)  # the row the caller has read
+    # PostgreSQL: the key and the events after version 2 in one statement, then the write
+    # (one call of games_append; no savepoint, though the test runs in a transaction).
+    # SQLite: the key, the events after version 2, savepoint, update, top, insert, release
     with django_assert_num_queries(2 if connection.vendor == "postgresql" else 7):
         result = services.submit_command(
-            game_id=game.pk, command=move, actor=actor, source=Source.API, expected_version=state.version
+            game=game, command=move, actor=actor, source=Source.API, expected_version=state.version
         )
     assert result.state_before == state and result.state == stored_state(game.pk)
 
@@ -368,33 +368,6 @@ def test_quotes_and_backslashes_in_keys_and_payloads_are_stored_as_sent(
         expected_version=result.version - 1,
     )
     assert again.replayed and [e.pk for e in again.events] == [e.pk for e in result.events]
-
-
-def test_authorize_sees_the_locked_row_and_a_refusal_writes_nothing(
-    duel: services.SubmitResult, ann: Any
-) -> None:
-    seen: list[Any] = []
-
-    def refuse(game: Game) -> None:
-        seen.append((game.pk, game.version, game.seats, game.owner_id))
-        raise PermissionError("no")
-
-    with pytest.raises(PermissionError):
-        play(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, authorize=refuse)
-    game = Game.objects.get(pk=duel.game.pk)
-    assert seen == [(game.pk, 2, game.seats, game.owner_id)]
-    assert game.version == 2 and GameEvent.objects.filter(game=game).count() == 2
-    # refused before the key is looked at: a retry of an earlier write is refused too
-    play(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, idempotency_key="k1")
-    with pytest.raises(PermissionError):
-        play(
-            duel.game.pk,
-            ann,
-            {"type": "DrawFromStock", "seat": 0},
-            idempotency_key="k1",
-            expected_version=2,
-            authorize=refuse,
-        )
 
 
 def test_start_game_is_not_a_command_for_an_existing_game(duel: services.SubmitResult, ann: Any) -> None:
@@ -441,32 +414,30 @@ def test_a_retraction_written_elsewhere_is_caught_up_by_a_full_replay(
     game = Game.objects.get(pk=game_id)
     stale = store.state_cache.get(game.uid)  # this process's cache, before the retraction
     play(game_id, owner, {"type": "Retract", "count": 1, "reason": "misdealt draw"})
-    store.state_cache.put(game.uid, stale, game_id)  # as if another process had written it
+    store.state_cache.put(game.uid, stale)  # as if another process had written it
     caught_up = store.load_state(Game.objects.get(pk=game_id))
     assert caught_up == stored_state(game_id) and caught_up.version == state.version + 1
 
 
-def test_a_write_takes_the_game_read_by_its_caller_only_for_its_game_and_key(
+def test_a_write_decided_on_a_row_read_before_another_write_is_a_conflict(
     duel: services.SubmitResult, ann: Any
 ) -> None:
-    read = store.read_game(duel.game.pk, "mine")
-    move = {"type": "DrawFromStock", "seat": 0}
-    for game_id, key in ((duel.game.pk, "another"), (duel.game.pk + 1, None)):
-        with pytest.raises(ValueError, match="another game or key"):
-            services.submit_command(
-                game_id=game_id,
-                command=move,
-                actor=ann,
-                source=Source.API,
-                expected_version=2,
-                idempotency_key=key,
-                read=read,
-            )
-    result = play(duel.game.pk, ann, move, read=read)
-    assert result.version == 3 and result.events[0].command_key == "mine"
-    if connection.vendor != "postgresql":  # there the lookup rides along (test_postgres)
-        with pytest.raises(ValueError, match="needs PostgreSQL"):
-            store.read_game(duel.game.pk, "k", also=store.Lookup("SELECT 1", ()))
+    """The service writes only over the row it was given: read before another write
+    moved the game on, it is stale even though it agrees with ``expected_version``."""
+    stale = Game.objects.get(pk=duel.game.pk)
+    play(duel.game.pk, ann, {"type": "DrawFromDiscard", "seat": 0}, idempotency_key="first")
+    with pytest.raises(services.VersionConflict) as caught:
+        services.submit_command(
+            game=stale,
+            command={"type": "DrawFromStock", "seat": 0},
+            actor=ann,
+            source=Source.API,
+            expected_version=2,
+            idempotency_key="second",
+        )
+    assert (caught.value.expected_version, caught.value.current_version) == (2, 3)
+    assert caught.value.command == {"type": "DrawFromStock", "seat": 0, "card": None}
+    assert GameEvent.objects.filter(game_id=duel.game.pk).count() == 3
 
 
 @pytest.mark.parametrize(

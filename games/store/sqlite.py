@@ -1,0 +1,44 @@
+"""The SQLite recorder: the write with the ORM, in a transaction that holds SQLite's
+write lock from ``BEGIN`` (``transaction_mode`` IMMEDIATE), so checking the version,
+reading the highest position and inserting cannot interleave with another writer.
+
+It relies on the database serialising writers; on PostgreSQL it is correct only with one
+writer at a time (the contract tests run it there too), which is why
+:mod:`games.store.postgres` exists."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from games.models import Game, GameEvent, OutboxMessage
+from games.store.base import LogRead, Message, log_ahead
+from games.store.errors import WriteConflict
+
+
+class SQLiteRecorder:
+    def read_log(self, game: Game, key: str, *, after: int) -> LogRead:
+        """The key only: replay reads the events it lacks itself (no tail)."""
+        return LogRead(GameEvent.objects.filter(game_id=game.pk, idempotency_key=key).exists(), None)
+
+    def append(
+        self, game: Game, changes: Mapping[str, Any], rows: list[GameEvent], messages: Sequence[Message]
+    ) -> tuple[list[GameEvent], list[int]]:
+        with transaction.atomic():
+            if not Game.objects.filter(pk=game.pk, version=game.version).update(**changes):
+                raise WriteConflict(f"game {game.pk} moved on from version {game.version}")
+            highest = GameEvent.objects.aggregate(top=Max("position"))["top"] or 0
+            for offset, row in enumerate(rows, start=1):
+                row.position = highest + offset
+            try:
+                saved = GameEvent.objects.bulk_create(rows)
+            except IntegrityError as exc:
+                # the row was at its version, so only a log ahead of it collides
+                raise log_ahead(game) from exc
+            created = OutboxMessage.objects.bulk_create(
+                OutboxMessage(topic=topic, payload=payload) for topic, payload in messages
+            )
+        return saved, [message.pk for message in created]
