@@ -122,7 +122,9 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if along is not None and along[0] == key:
             row = along[1]
         else:
-            row = connection.fetch_prepared(lookup.sql, [key])
+            with connection.cursor() as cursor:
+                cursor.execute(lookup.sql, [key])
+                row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         user = lookup.user(row)

@@ -273,7 +273,9 @@ def read_game(game_id: int, key: str, *, also: Lookup | None = None) -> GameRead
         sql, params = READ_GAME_SQL, [key, after, game_id]
     else:
         sql, params = _read_along_sql(also.sql), [key, after, *also.params, game_id]
-    found = connection.fetch_prepared(sql, params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
     extra = None
     if also is not None and found is not None:
         width = len(found) - len(GAME_FIELDS) - 2
@@ -400,7 +402,9 @@ def _write_postgresql(
         APPEND_LOCK_KEY,
     ]
     try:
-        updated, seqs, ids, positions, outbox_ids = connection.fetch_prepared(_APPEND_SQL, params)
+        with connection.cursor() as cursor:
+            cursor.execute(_APPEND_SQL, params)
+            updated, seqs, ids, positions, outbox_ids = cursor.fetchone()
     except IntegrityError as exc:
         constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
         if constraint in CORRUPTION_CONSTRAINTS:
