@@ -133,7 +133,6 @@ REST_FRAMEWORK = {
         "config.renderers.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.FastContentNegotiation",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
