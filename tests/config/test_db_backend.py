@@ -15,11 +15,14 @@ from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connection
 from django.db.backends.postgresql.base import DatabaseWrapper
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from config.env import PREPARE_THRESHOLD, parse_database_url
 from games import services
 from games.authentication import TokenAuthentication
-from tests.games.conftest import a_legal_move, new_game, play
+from games.models import Game
+from games.store import load_state
+from tests.games.conftest import a_legal_move, new_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,21 +71,35 @@ def test_a_connection_the_server_closed_is_replaced_at_the_next_request(postgres
 
 
 def test_the_hot_statements_are_prepared_after_a_few_commands(postgres_required: None) -> None:
-    """The game read, the call of games_append and the token check: each is prepared by
-    psycopg once it has run PREPARE_THRESHOLD times on the connection, and runs
-    prepared after that."""
+    """What ``POST .../commands`` with a token runs (the token checked along with the game
+    read, then the call of games_append) and the token check of the other endpoints: each
+    is prepared by psycopg once it has run PREPARE_THRESHOLD times on the connection."""
     users = [get_user_model().objects.create_user(name) for name in ("ann", "bob", "olga")]
-    result = new_game(
-        users[2], [services.SeatSpec(user_id=users[0].pk), services.SeatSpec(user_id=users[1].pk)]
-    )
-    for _ in range(PREPARE_THRESHOLD + 2):
-        result = play(result.game.pk, users[result.state.to_move], a_legal_move(result.state))
-    key = Token.objects.create(user=users[0]).key
+    seats = [services.SeatSpec(user_id=users[0].pk), services.SeatSpec(user_id=users[1].pk)]
+    result = new_game(users[2], seats)
+    game_id, state, version = result.game.pk, result.state, result.version
+    clients = []
+    for user in users[:2]:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        clients.append(client)
+    for n in range(PREPARE_THRESHOLD + 2):
+        response = clients[state.to_move].post(
+            f"/api/v1/games/{game_id}/commands",
+            {"expected_version": version, "command": a_legal_move(state)},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=f"move-{n}",
+        )
+        assert response.status_code == 201, response.json()
+        version = response.json()["version"]
+        state = load_state(Game.objects.get(pk=game_id))
+    key = Token.objects.get(user=users[0]).key
     for _ in range(PREPARE_THRESHOLD + 1):
         assert TokenAuthentication().authenticate_credentials(key)[0] == users[0]
 
     prepared = _prepared_statements()
-    for marker in ("FROM games_game g WHERE g.id = $", "FROM games_append($", "authtoken_token"):
+    markers = ("LEFT JOIN games_game g ON g.id = $", "FROM games_append($", 'FROM "authtoken_token" t JOIN')
+    for marker in markers:
         assert [s for s in prepared if marker in s], f"{marker!r} not prepared: {prepared}"
 
 
