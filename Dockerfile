@@ -10,4 +10,4 @@ RUN pip install --no-cache-dir .
 COPY . .
 RUN DEBUG=true python manage.py collectstatic --no-input
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "-c", "python:config.gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -25,6 +25,9 @@ ENV_VARS = (
     "LOG_LEVEL",
 )
 
+# psycopg's default: a statement is prepared after this many executions on a connection.
+PREPARE_THRESHOLD = 5
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -75,14 +78,18 @@ def parse_database_url(url: str, base_dir: Path) -> dict[str, Any]:
             port = parts.port
         except ValueError as exc:
             raise ImproperlyConfigured(f"DATABASE_URL {url!r} has a bad port") from exc
-        options = dict(parse_qsl(parts.query))
+        options: dict[str, Any] = dict(parse_qsl(parts.query))
         conn_max_age = int(options.pop("conn_max_age", "60"))
-        # Read by config.postgresql, not passed to libpq (see prepared_cursor there).
-        options["prepared_statements"] = parse_bool(
+        prepare = parse_bool(
             "DATABASE_URL option prepared_statements", options.pop("prepared_statements", "true")
         )
+        # Django's documented OPTIONS for psycopg 3: bind parameters on the server, so
+        # psycopg can prepare a statement once it has run PREPARE_THRESHOLD times on a
+        # connection (psycopg's own rule; Django turns it off with None unless asked).
+        options["server_side_binding"] = True
+        options["prepare_threshold"] = PREPARE_THRESHOLD if prepare else None
         return {
-            "ENGINE": "config.postgresql",
+            "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
             "PASSWORD": unquote(parts.password or ""),

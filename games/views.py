@@ -160,25 +160,6 @@ class ApiView(APIView):
     # The authenticators are DRF's, token first (settings.REST_FRAMEWORK).
     parser_classes = [LimitedJSONParser]
 
-    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if isinstance(response, Response):
-            response.add_post_render_callback(self._release)
-        return response
-
-    def _release(self, response: Response) -> None:
-        """Once the body is rendered: drop the links DRF leaves between the view, its
-        request and the response (the request's ``parser_context`` names the request and
-        the view, the view names both, the response's ``renderer_context`` all three).
-        They are reference cycles, which only the cycle collector would free; without
-        them the request and the view are freed as soon as the server drops the
-        response (see ``config.middleware``). Nothing reads them after rendering."""
-        request = self.__dict__.get("request")
-        if isinstance(request, Request):
-            request.parser_context = None
-        response.renderer_context = None
-        self.__dict__.clear()
-
     def www_authenticate(self) -> str:
         return 'Token realm="api"'
 

@@ -486,6 +486,8 @@ def main() -> int:
         port = free_port()
         command = [
             GUNICORN,
+            "-c",
+            "python:config.gunicorn",  # the project's settings: preload and the gc.freeze hook
             "config.wsgi:application",
             "-b",
             f"127.0.0.1:{port}",

@@ -45,6 +45,14 @@ def test_app_commands_name_real_modules() -> None:
     module, attribute = target.split(":")
     assert callable(getattr(importlib.import_module(module), attribute))
 
+    # gunicorn's settings (preload, the gc.freeze hook), in compose and in the image alike.
+    dockerfile_cmd = next(
+        line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD")
+    )
+    for command in (web, dockerfile_cmd):
+        assert "-c python:config.gunicorn" in command.replace('"', "").replace(",", ""), command
+    assert importlib.import_module("config.gunicorn").preload_app is True
+
     for name in ("worker", "beat"):
         words = _command_words(services[name])
         assert words[:2] == ["celery", "-A"]

@@ -1,15 +1,28 @@
-"""The PostgreSQL backend's health check: no round trip while the server is quiet, and a
-connection the server closed is replaced at the next request."""
+"""PostgreSQL through Django's own backend (``django.db.backends.postgresql``) with the
+documented OPTIONS config.env sets: parameters bound on the server, and psycopg's
+automatic prepared statements (docs/performance.md). Seen through public means only:
+PostgreSQL's ``pg_prepared_statements`` view and ``pg_terminate_backend``."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from django.db import close_old_connections, connection, connections
-from django.db.backends.postgresql import base as django_base
+from django.contrib.auth import get_user_model
+from django.db import close_old_connections, connection
+from django.db.backends.postgresql.base import DatabaseWrapper
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from config.env import PREPARE_THRESHOLD, parse_database_url
+from games import services
+from games.models import Game
+from games.store import load_state
+from tests.games.conftest import a_legal_move, new_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,14 +45,17 @@ def _terminate(pid: int) -> None:
     raise AssertionError(f"backend {pid} did not go away")
 
 
-def test_a_quiet_connection_is_usable_without_a_query(postgres_required: None, monkeypatch: Any) -> None:
+def _prepared_statements(on: Any = connection) -> list[str]:
+    with on.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [statement for (statement,) in cursor.fetchall()]
+
+
+def test_the_stock_backend_binds_on_the_server_and_prepares(postgres_required: None) -> None:
+    assert connection.settings_dict["ENGINE"] == "django.db.backends.postgresql"
+    assert connection.features.uses_server_side_binding
     connection.ensure_connection()
-
-    def no_query(self: Any) -> bool:
-        raise AssertionError("the health check sent a query")
-
-    monkeypatch.setattr(django_base.DatabaseWrapper, "is_usable", no_query)
-    assert connection.is_usable() is True
+    assert connection.connection.prepare_threshold == PREPARE_THRESHOLD
 
 
 def test_a_connection_the_server_closed_is_replaced_at_the_next_request(postgres_required: None) -> None:
@@ -47,122 +63,57 @@ def test_a_connection_the_server_closed_is_replaced_at_the_next_request(postgres
     old_pid = connection.connection.info.backend_pid
     _terminate(old_pid)
 
-    assert connection.is_usable() is False
     close_old_connections()  # what Django does when a request starts
-    with connection.cursor() as cursor:  # the first query of the request: checked, reconnected
+    with connection.cursor() as cursor:  # CONN_HEALTH_CHECKS: checked, reconnected
         cursor.execute("SELECT pg_backend_pid()")
         (new_pid,) = cursor.fetchone()
     assert new_pid != old_pid
 
 
-def _prepared_statements() -> list[str]:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        return [statement for (statement,) in cursor.fetchall()]
+def test_the_hot_statements_are_prepared_after_a_few_commands(postgres_required: None) -> None:
+    """What ``POST .../commands`` with a token runs (the store's read of the key and the
+    missing events, then the call of games_append) and DRF's token check: each is
+    prepared by psycopg once it has run PREPARE_THRESHOLD times on the connection."""
+    users = [get_user_model().objects.create_user(name) for name in ("ann", "bob", "olga")]
+    seats = [services.SeatSpec(user_id=users[0].pk), services.SeatSpec(user_id=users[1].pk)]
+    result = new_game(users[2], seats)
+    game_id, state, version = result.game.pk, result.state, result.version
+    clients = []
+    for user in users[:2]:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        clients.append(client)
+    for n in range(PREPARE_THRESHOLD + 2):
+        response = clients[state.to_move].post(
+            f"/api/v1/games/{game_id}/commands",
+            {"expected_version": version, "command": a_legal_move(state)},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=f"move-{n}",
+        )
+        assert response.status_code == 201, response.json()
+        version = response.json()["version"]
+        state = load_state(Game.objects.get(pk=game_id))
+    key = Token.objects.get(user=users[0]).key
+    for _ in range(PREPARE_THRESHOLD + 1):
+        assert TokenAuthentication().authenticate_credentials(key)[0] == users[0]
+
+    prepared = _prepared_statements()
+    markers = ("e.idempotency_key = $", "FROM games_append($", 'FROM "authtoken_token" INNER JOIN')
+    for marker in markers:
+        assert [s for s in prepared if marker in s], f"{marker!r} not prepared: {prepared}"
 
 
-def test_a_prepared_cursor_prepares_once_and_is_still_counted(postgres_required: None) -> None:
-    from django.test.utils import CaptureQueriesContext
-
-    sql = "SELECT %s::int + 1"
-    with CaptureQueriesContext(connection) as queries:
-        for n in range(3):
-            with connection.prepared_cursor() as cursor:
-                cursor.execute(sql, [n])
-                assert cursor.fetchone() == (n + 1,)
-    assert len(queries) == 3  # query logging and assertNumQueries see these cursors
-    assert _prepared_statements().count("SELECT $1::int + 1") == 1
-
-
-def test_ordinary_cursors_prepare_nothing(postgres_required: None) -> None:
-    from django.contrib.auth import get_user_model
-
-    for _ in range(10):  # psycopg's own threshold would prepare after 5
-        list(get_user_model().objects.filter(username="nobody"))
-    assert not [s for s in _prepared_statements() if "auth_user" in s]
-
-
-def test_prepared_statements_can_be_turned_off(postgres_required: None, monkeypatch: Any) -> None:
-    settings = {**connection.settings_dict, "OPTIONS": {"prepared_statements": False}}
-    params = connections["default"].__class__(settings).get_connection_params()
-    assert params["prepare_threshold"] is None  # Django's default: psycopg prepares nothing
-    assert "prepared_statements" not in params  # not passed on to libpq
-
-    monkeypatch.setattr(connection, "prepare_statements", False)
-    with connection.prepared_cursor() as cursor:
-        cursor.execute("SELECT %s::int * 2", [21])
-        assert cursor.fetchone() == (42,)
-    assert "SELECT $1::int * 2" not in _prepared_statements()
-
-
-def test_fetch_prepared_keeps_one_cursor_and_prepares_once(postgres_required: None) -> None:
-    sql = "SELECT %s::int + 2"
-    rows = [connection.fetch_prepared(sql, [n]) for n in range(3)]
-    assert rows == [(2,), (3,), (4,)]
-    kept = connection._kept_cursor
-    assert kept is not None and kept[0] is connection.connection
-    assert connection.fetch_prepared("SELECT 1 WHERE %s::bool", [False]) is None  # no row
-    assert connection._kept_cursor is kept  # the same cursor, not one per statement
-    assert _prepared_statements().count("SELECT $1::int + 2") == 1
-
-
-def test_fetch_prepared_is_counted_and_wrapped_like_any_query(postgres_required: None) -> None:
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as queries:
-        assert connection.fetch_prepared("SELECT %s::int * 3", [3]) == (9,)
-    assert len(queries) == 1  # so assertNumQueries and DEBUG's query log see it
-
-    seen: list[str] = []
-
-    def spy(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        seen.append(sql)
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(spy):
-        assert connection.fetch_prepared("SELECT %s::int * 4", [2]) == (8,)
-    assert seen == ["SELECT %s::int * 4"]
-
-
-def test_fetch_prepared_raises_djangos_errors_and_refuses_broken_transactions(
-    postgres_required: None,
-) -> None:
-    from django.db import IntegrityError, transaction
-    from django.db.transaction import TransactionManagementError
-
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE TEMPORARY TABLE kept_cursor_t (k int PRIMARY KEY)")
-    sql = "INSERT INTO kept_cursor_t VALUES (%s) RETURNING k"
-    assert connection.fetch_prepared(sql, [1]) == (1,)
-    with pytest.raises(IntegrityError):
-        connection.fetch_prepared(sql, [1])
-    with transaction.atomic():
-        with pytest.raises(IntegrityError), transaction.atomic(savepoint=False):
-            connection.fetch_prepared(sql, [1])
-        with pytest.raises(TransactionManagementError):
-            connection.fetch_prepared(sql, [2])  # the transaction is broken: nothing runs
-    assert connection.fetch_prepared("SELECT count(*) FROM kept_cursor_t", []) == (1,)
-
-
-def test_fetch_prepared_follows_a_new_connection(postgres_required: None) -> None:
-    connection.fetch_prepared("SELECT %s::int", [1])
-    old_pid = connection.connection.info.backend_pid
-    connection.close()
-    assert connection._kept_cursor is None  # no cursor of a closed connection kept
-    assert connection.fetch_prepared("SELECT pg_backend_pid() + %s::int", [0]) != (old_pid,)
-    assert connection._kept_cursor is not None and connection._kept_cursor[0] is connection.connection
-
-
-def test_fetch_prepared_loads_timestamps_in_the_connections_time_zone(postgres_required: None) -> None:
-    from django.test import override_settings
-
-    sql = "SELECT %s::timestamptz"
-    aware = connection.fetch_prepared(sql, ["2026-01-02 03:04:05+00"])[0]
-    assert aware.tzinfo is not None and aware.utcoffset().total_seconds() == 0
-    with override_settings(USE_TZ=False):  # Django's timestamps are naive then
-        with connection.prepared_cursor() as cursor:
-            cursor.execute(sql, ["2026-01-02 03:04:05+00"])
-            expected = cursor.fetchone()[0]
-        assert connection.fetch_prepared(sql, ["2026-01-02 03:04:05+00"])[0] == expected
-        assert expected.tzinfo is None
-    assert connection.fetch_prepared(sql, ["2026-01-02 03:04:05+00"])[0] == aware
+def test_prepared_statements_can_be_turned_off(postgres_required: None) -> None:
+    """``?prepared_statements=false`` (a pooler that cannot keep them): psycopg prepares
+    nothing, however often a statement runs; parameters are still bound on the server."""
+    options = parse_database_url("postgres://u@h/n?prepared_statements=false", Path("/"))["OPTIONS"]
+    unprepared = DatabaseWrapper({**connection.settings_dict, "OPTIONS": options}, alias="unprepared")
+    try:
+        for n in range(PREPARE_THRESHOLD * 2):
+            with unprepared.cursor() as cursor:
+                cursor.execute("SELECT %s::int * 2", [n])
+                assert cursor.fetchone() == (n * 2,)
+        assert unprepared.connection.prepare_threshold is None
+        assert _prepared_statements(unprepared) == []
+    finally:
+        unprepared.close()

@@ -80,7 +80,7 @@ def test_sqlite_url_relative_to_project_and_absolute(tmp_path: Path) -> None:
 
 def test_postgres_url_parts() -> None:
     db = parse_database_url("postgres://club:p%40ss@db.local:5433/rummy?sslmode=require", Path("/"))
-    assert db["ENGINE"] == "config.postgresql"
+    assert db["ENGINE"] == "django.db.backends.postgresql"  # Django's own backend
     assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
         "rummy",
         "club",
@@ -88,10 +88,11 @@ def test_postgres_url_parts() -> None:
         "db.local",
         "5433",
     )
-    assert db["OPTIONS"] == {"sslmode": "require", "prepared_statements": True}
+    assert db["OPTIONS"] == {"sslmode": "require", "server_side_binding": True, "prepare_threshold": 5}
     assert parse_database_url("postgresql://u@h/n?conn_max_age=0", Path("/"))["CONN_MAX_AGE"] == 0
     off = parse_database_url("postgres://u@h/n?prepared_statements=off", Path("/"))
-    assert off["OPTIONS"] == {"prepared_statements": False}
+    # None is psycopg's "never prepare"; parameters are still bound on the server.
+    assert off["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": None}
 
 
 @pytest.mark.parametrize(

@@ -556,9 +556,10 @@ def test_a_revoked_token_or_a_deactivated_user_is_refused_at_once(
 
 def test_the_token_user_is_the_whole_user(duel: services.SubmitResult, ann: Any) -> None:
     from rest_framework.authentication import TokenAuthentication
+    from rest_framework.authtoken.models import Token
 
     client = client_for(ann, token=True)
-    key = client._credentials["HTTP_AUTHORIZATION"].split()[1]
+    key = Token.objects.get(user=ann).key  # the token client_for made and sends
     user, token = TokenAuthentication().authenticate_credentials(key)
     assert user == ann and token.key == key and token.user is user
     fields = [f.attname for f in type(ann)._meta.concrete_fields]

@@ -1,1 +1,0 @@
-"""Django's PostgreSQL backend with a health check that costs no round trip (see base)."""
