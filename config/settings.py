@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -166,7 +167,11 @@ CELERY_TIMEZONE = TIME_ZONE
 # Periodic tasks; later features add theirs here (name -> schedule entry).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "drain-outbox": {"task": "games.tasks.drain_outbox", "schedule": 30.0},
+    "watch-bot-turns": {"task": "games.tasks.watch_bot_turns", "schedule": 30.0},
 }
+# A digital game waiting this long for a bot's move gets the bot turn enqueued again
+# (games/watchdog.py): the broker may have lost it.
+BOT_TURN_WATCHDOG_AFTER = timedelta(seconds=30)
 
 LOGGING = {
     "version": 1,
