@@ -164,6 +164,21 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = TIME_ZONE
+# The shared cache: Redis when there is one (the workers' heartbeat for /healthz, the
+# login throttle — shared by every web process), otherwise this process's memory.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "cache",
+            # A slow or unreachable Redis fails a request's cache call quickly.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 # Periodic tasks; later features add theirs here (name -> schedule entry).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "drain-outbox": {"task": "games.tasks.drain_outbox", "schedule": 30.0},
