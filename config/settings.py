@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "config.login_throttle.LoginThrottleMiddleware",
     "config.middleware.AuthenticationMiddleware",
     "config.middleware.LazyMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -105,6 +106,11 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "templates" / "static"]
 LOGIN_URL = "/admin/login/"
+# The lockout check first: a locked sign-in is refused even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "config.login_throttle.LockedOutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 # Requests carry at most this much; the command API answers 413-style 400s above it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
