@@ -37,6 +37,19 @@ def check_playable(*, mode: str, seat_rows: Sequence[Mapping[str, Any]]) -> None
         )
 
 
+def check_replacement(
+    *, mode: str, seat_rows: Sequence[Mapping[str, Any]], command: engine.ReplaceSeat
+) -> None:
+    """Refuse a ``ReplaceSeat`` naming an unknown bot, or leaving a digital game with no
+    seat a user or a bot plays (a substitute without a bot has no user: nobody could
+    move for that seat)."""
+    check_known_bot(command.bot, where=f"seat {command.seat}")
+    if 0 <= command.seat < len(seat_rows):  # the engine refuses other seats
+        after = [*seat_rows]
+        after[command.seat] = {"name": command.name, "bot": command.bot, "user": None}
+        check_playable(mode=mode, seat_rows=after)
+
+
 def bots_named_in(event: engine.Event) -> list[tuple[str, str | None]]:
     """(where, bot name) for every bot an event seats."""
     if isinstance(event, engine.GameStarted):

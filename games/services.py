@@ -34,7 +34,7 @@ from engine.bots import get_bot
 from engine.errors import EngineError
 from games import outbox, store
 from games.models import Game, GameEvent, Mode, Source
-from games.seat_checks import bots_named_in, check_known_bot, check_playable
+from games.seat_checks import bots_named_in, check_known_bot, check_playable, check_replacement
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +274,7 @@ def submit_command(
     if isinstance(parsed, engine.StartGame):
         raise IllegalMove("StartGame opens a new game: POST /api/v1/games", "unexpected_command")
     if isinstance(parsed, engine.ReplaceSeat):
-        check_known_bot(parsed.bot, where=f"seat {parsed.seat}")
+        check_replacement(mode=game.mode, seat_rows=game.seats, command=parsed)
     if key_used:
         return _earlier_write(game, key, digest)
     if expected_version != game.version:

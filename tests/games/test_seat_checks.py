@@ -111,3 +111,26 @@ def test_import_refuses_a_seat_replaced_by_an_unknown_bot(owner: Any) -> None:
     with pytest.raises(services.InvalidLog) as caught:
         services.import_game(log_events=events, owner=owner, source=Source.API)
     assert (caught.value.index, caught.value.event_code) == (len(events) - 1, "unknown_bot")
+
+
+def test_replacing_the_last_playable_seat_by_a_named_substitute_is_refused(owner: Any, ann: Any) -> None:
+    created = new_game(owner, [services.SeatSpec(user_id=ann.pk), services.SeatSpec("Bea")])
+    with pytest.raises(engine.IllegalMove) as caught:
+        services.submit_command(
+            game_id=created.game.pk,
+            command={"type": "ReplaceSeat", "seat": 0, "name": "Sub", "bot": None},
+            actor=owner,
+            source=Source.API,
+            expected_version=created.version,
+        )
+    assert caught.value.code == "unplayable_game"
+    assert Game.objects.get(pk=created.game.pk).version == created.version
+    # a bot taking the seat over keeps the game playable
+    services.submit_command(
+        game_id=created.game.pk,
+        command={"type": "ReplaceSeat", "seat": 0, "name": "Robo", "bot": "random"},
+        actor=owner,
+        source=Source.API,
+        expected_version=created.version,
+    )
+    assert Game.objects.get(pk=created.game.pk).seats[0] == {"name": "Robo", "bot": "random", "user": None}
