@@ -12,3 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("knockrummy")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Imported here, after the app: the step is part of every worker this app starts.
+from config.heartbeat import WorkerHeartbeat  # noqa: E402
+
+app.steps["worker"].add(WorkerHeartbeat)

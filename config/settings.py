@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -61,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "config.login_throttle.LoginThrottleMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -104,6 +106,11 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "templates" / "static"]
 LOGIN_URL = "/admin/login/"
+# The lockout check first: a locked sign-in is refused even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "config.login_throttle.LockedOutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 # Requests carry at most this much; the command API answers 413-style 400s above it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
@@ -165,10 +172,29 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = TIME_ZONE
+# The shared cache: Redis when there is one (the workers' heartbeat for /healthz, the
+# login throttle — shared by every web process), otherwise this process's memory.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "cache",
+            # A slow or unreachable Redis fails a request's cache call quickly.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 # Periodic tasks; later features add theirs here (name -> schedule entry).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "drain-outbox": {"task": "games.tasks.drain_outbox", "schedule": 30.0},
+    "watch-bot-turns": {"task": "games.tasks.watch_bot_turns", "schedule": 30.0},
 }
+# A digital game waiting this long for a bot's move gets the bot turn enqueued again
+# (games/watchdog.py): the broker may have lost it.
+BOT_TURN_WATCHDOG_AFTER = timedelta(seconds=30)
 
 LOGGING = {
     "version": 1,

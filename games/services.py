@@ -38,6 +38,7 @@ from engine.bots import get_bot
 from engine.errors import EngineError
 from games import outbox, store
 from games.models import Game, GameEvent, Mode, Source
+from games.seat_checks import bots_named_in, check_known_bot, check_playable, check_replacement
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +175,7 @@ def create_game(
     links a game to its club there; ``context`` (JSON) is what distinguishes such a
     creation for idempotency (a retry must name the same club)."""
     seat_rows = _resolve_seats(seats)
+    check_playable(mode=mode, seat_rows=seat_rows)
     start = engine.StartGame(
         ruleset=ruleset,
         seats=tuple(engine.Seat(row["name"], row["bot"]) for row in seat_rows),
@@ -249,10 +251,7 @@ def _resolve_seats(seats: Sequence[SeatSpec]) -> list[dict[str, Any]]:
     rows = []
     for index, seat in enumerate(seats):
         if seat.bot is not None:
-            try:
-                get_bot(seat.bot)
-            except KeyError as exc:
-                raise IllegalMove(f"seat {index}: {exc.args[0]}", "unknown_bot") from None
+            check_known_bot(seat.bot, where=f"seat {index}")
             if seat.user_id is not None:
                 raise IllegalMove(f"seat {index}: a bot seat has no user", "malformed_command")
         name = seat.name
@@ -306,6 +305,8 @@ def submit_command(
     log_read = store.read_log(game, key)
     if log_read.key_used:
         return _earlier_write(game, key, digest)
+    if isinstance(parsed, engine.ReplaceSeat):
+        check_replacement(mode=game.mode, seat_rows=game.seats, command=parsed)
     if expected_version != game.version:
         raise VersionConflict(
             game=game, command=wire, expected_version=expected_version, current_version=game.version
@@ -412,6 +413,8 @@ def import_game(
     for index, stored in enumerate(log_events):
         try:
             event = engine.event_from_dict(stored)
+            for where, bot in bots_named_in(event):
+                check_known_bot(bot, where=where)  # the worker could not run it
             state = engine.apply(state, event)
         except EngineError as exc:
             raise InvalidLog(index=index, event_code=exc.code, message=exc.message) from None

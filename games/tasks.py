@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import outbox, services
+from games import outbox, services, watchdog
 
 
 @shared_task(name="games.tasks.ping")
@@ -23,3 +23,9 @@ def drain_outbox() -> int:
 def play_bot_turn(game_id: int, expected_version: int) -> int:
     """Play the bot seats of ``game_id`` from ``expected_version`` until a human must act."""
     return services.run_bot_turns(game_id=game_id, expected_version=expected_version)
+
+
+@shared_task(name="games.tasks.watch_bot_turns", ignore_result=True)
+def watch_bot_turns() -> int:
+    """Enqueue again the bot turns the broker lost (see :mod:`games.watchdog`)."""
+    return watchdog.requeue_stuck_bot_turns()

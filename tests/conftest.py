@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -60,3 +61,23 @@ def postgres_required() -> None:
         if IN_CI and os.environ.get("DATABASE_URL", "").startswith("postgres"):
             pytest.fail("CI=true but the database is not PostgreSQL")
         pytest.skip("PostgreSQL-only: runs in CI against DATABASE_URL")
+
+
+@pytest.fixture(autouse=True)
+def _forget_login_failures(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Failed sign-ins are counted in the shared cache — Redis for the whole CI run — so a
+    test's wrong passwords (a fuzz corpus's, say) must not lock later tests out: forget
+    every count a test made when it ends."""
+    from config import login_throttle
+
+    counted: list[tuple[str, str | None]] = []
+    record = login_throttle.record_failure
+
+    def recording(address: str, username: str | None) -> None:
+        counted.append((address, username))
+        record(address, username)
+
+    monkeypatch.setattr(login_throttle, "record_failure", recording)
+    yield
+    for address, username in counted:
+        login_throttle.forget_failures(address, username)

@@ -69,3 +69,22 @@ def test_every_beat_task_is_registered() -> None:
     app.loader.import_default_modules()
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         assert entry["task"] in app.tasks
+
+
+def test_redis_keeps_queued_tasks_across_a_restart() -> None:
+    compose = load_compose()
+    redis = compose["services"]["redis"]
+    words = _command_words(redis)
+    assert words[0] == "redis-server"
+    assert words[words.index("--appendonly") + 1] == "yes"
+    # the append-only file lives on a named volume, not in the container's layer
+    mounts = dict(volume.split(":", 1) for volume in redis["volumes"])
+    assert mounts.get("redis-data") == "/data"
+    assert "redis-data" in compose["volumes"]
+
+
+def test_beat_runs_the_bot_turn_watchdog() -> None:
+    from django.conf import settings
+
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert {"games.tasks.drain_outbox", "games.tasks.watch_bot_turns"} <= tasks

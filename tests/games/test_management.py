@@ -85,3 +85,18 @@ def test_replay_game_prints_the_game_hand_by_hand(finished_game: Game) -> None:
 def test_replay_game_of_an_unknown_game_fails() -> None:
     with pytest.raises(CommandError, match="there is no game 424242"):
         call_command("replay_game", "424242", stdout=StringIO())
+
+
+def test_verify_games_reports_a_bot_this_server_cannot_run(
+    finished_game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.bots import BOTS
+
+    monkeypatch.delitem(BOTS, "random")  # the log was written by a server that had it
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("verify_games", stdout=out)
+    assert (
+        f"game {finished_game.pk}: the log seats a bot this server cannot run: "
+        "event 0, seat 1: there is no bot 'random' (bots: greedy)"
+    ) in out.getvalue()

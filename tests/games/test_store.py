@@ -269,9 +269,9 @@ def test_unique_seq_per_game_is_a_database_constraint(duel: services.SubmitResul
         twin.save()
 
 
-def test_events_after_reads_the_global_feed_in_position_order(owner: Any) -> None:
-    one = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")])
-    two = new_game(owner, [services.SeatSpec("C"), services.SeatSpec("D")])
+def test_events_after_reads_the_global_feed_in_position_order(owner: Any, ann: Any, bob: Any) -> None:
+    one = new_game(owner, [services.SeatSpec(user_id=ann.pk), services.SeatSpec(user_id=bob.pk)])
+    two = new_game(owner, [services.SeatSpec(user_id=bob.pk), services.SeatSpec(user_id=ann.pk)])
     feed = selectors.events_after(0)
     assert [(e.game_id, e.seq) for e in feed] == [
         (one.game.pk, 1),

@@ -1,4 +1,6 @@
-"""Replay every stored game; report logs that no longer replay and snapshots that differ."""
+"""Replay every stored game; report logs that no longer replay (the engine's checks on
+every event, a deal's deck included), bots this server cannot run, and snapshots that
+differ."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from engine.errors import EngineError
 from games import store
 from games.models import Game, GameEvent
+from games.seat_checks import check_log_bots
 
 
 def verify_game(game: Game) -> list[str]:
@@ -33,6 +36,10 @@ def verify_game(game: Game) -> list[str]:
         state = store.fold(state, store.to_engine(rows[at:] if snapshot is not None else rows))
     except (EngineError, ValueError, TypeError, KeyError, IndexError) as exc:
         return [*problems, f"the log no longer replays: {exc}"]
+    try:
+        check_log_bots(store.to_engine(rows))
+    except EngineError as exc:
+        problems.append(f"the log seats a bot this server cannot run: {exc.message}")
     if state is None or state.version != game.version:
         found = state.version if state else 0
         problems.append(f"the log replays to version {found}, the game says {game.version}")
