@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import Mode
@@ -39,7 +40,8 @@ class GameCreateSerializer(serializers.Serializer):
         help_text=f"Rule options overriding the preset (at most {MAX_OPTIONS})",
     )
     mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.DIGITAL)
-    seats = SeatSerializer(many=True, min_length=2, max_length=MAX_SEATS)
+    # A ListField, not many=True: the schema then states minItems and maxItems.
+    seats = serializers.ListField(child=SeatSerializer(), min_length=2, max_length=MAX_SEATS)
     first_dealer = serializers.IntegerField(
         default=0, min_value=0, max_value=MAX_SEATS - 1, help_text="Seat number of the first dealer"
     )
@@ -70,9 +72,24 @@ class GameCreateSerializer(serializers.Serializer):
         return attrs
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "required": ["type"],
+        "properties": {
+            "type": {"type": "string", "maxLength": 40},
+            "seat": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1},
+        },
+        "additionalProperties": True,
+    }
+)
+class CommandField(serializers.JSONField):
+    """A command in the engine's flat wire form; its fields are the engine's to check."""
+
+
 class CommandRequestSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0, help_text="Version the command was decided at")
-    command = serializers.JSONField(help_text='Flat command: {"type": "Discard", "seat": 0, "card": "QS"}')
+    command = CommandField(help_text='Flat command: {"type": "Discard", "seat": 0, "card": "QS"}')
 
     def validate_command(self, value: Any) -> Any:
         if not isinstance(value, dict):
@@ -111,9 +128,13 @@ class VersionConflictSerializer(ErrorSerializer):
 
 
 class InvalidLogSerializer(ErrorSerializer):
-    index = serializers.IntegerField(help_text="Index of the first event that does not replay")
-    event_code = serializers.CharField()
-    event_message = serializers.CharField()
+    """Any 400 of the import; with code ``invalid_log`` it also names the first bad event."""
+
+    index = serializers.IntegerField(
+        required=False, min_value=0, help_text="invalid_log: index of the first event that does not replay"
+    )
+    event_code = serializers.CharField(required=False, help_text="invalid_log: the engine's code")
+    event_message = serializers.CharField(required=False, help_text="invalid_log: the engine's message")
 
 
 class ViewerSerializer(serializers.Serializer):

@@ -215,3 +215,22 @@ def test_an_unseated_owner_may_still_retract_a_digital_game(owner: Any, ann: Any
         format="json",
     )
     assert response.status_code == 201, response.json()
+
+
+def test_the_schema_states_the_limits() -> None:
+    schema = APIClient().get("/api/schema/?format=json").json()
+    paths, components = schema["paths"], schema["components"]["schemas"]
+    seat_query = next(p for p in paths["/api/v1/games/{game_id}"]["get"]["parameters"] if p["name"] == "seat")
+    assert seat_query["schema"] == {"type": "integer", "minimum": 0, "maximum": 1000000000}
+    seats = components["GameCreate"]["properties"]["seats"]
+    assert seats["minItems"] == 2 and seats["maxItems"] == 8
+    command = components["CommandRequest"]["properties"]["command"]
+    assert command["properties"]["seat"]["minimum"] == 0 and command["required"] == ["type"]
+    key = next(p for p in paths["/api/v1/games"]["post"]["parameters"] if p["name"] == "Idempotency-Key")
+    assert key["schema"]["pattern"] == "^[A-Za-z0-9._~+/=-]{1,200}$" and key["schema"]["maxLength"] == 200
+    stake = components["GameCreate"]["properties"]["stake"]
+    assert stake["pattern"] == "^[0-9]{1,7}(/[0-9]{1,4})?$"
+    invalid_log = paths["/api/v1/games/import"]["post"]["responses"]["400"]["content"]["application/json"]
+    assert invalid_log["schema"] == {"$ref": "#/components/schemas/InvalidLog"}
+    assert set(components["InvalidLog"]["required"]) == {"code", "message", "detail"}
+    assert {"index", "event_code", "event_message"} <= set(components["InvalidLog"]["properties"])
