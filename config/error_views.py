@@ -1,8 +1,8 @@
 """Django's error views, in the API's error format under ``/api/``.
 
 Errors raised inside an API view are answered by ``config.api_errors``; these cover
-the rest: a path under ``/api/`` that no route matches, and a 404 or 500 raised outside
-DRF (middleware, a non-API view). Other paths keep Django's HTML pages.
+the rest: a path under ``/api/`` that no route matches, and a 400, 403, 404 or 500
+raised outside DRF (middleware, a non-API view). Other paths keep Django's HTML pages.
 """
 
 from __future__ import annotations
@@ -24,6 +24,19 @@ def _is_api(request: HttpRequest) -> bool:
 def api_route_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     """The last route under ``/api/``: whatever the other routes did not match."""
     return JsonResponse(error_body("not_found", f"no API endpoint at {request.path}"), status=404)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's own 400s (a disallowed host, a malformed upload) outside DRF."""
+    if _is_api(request):
+        return JsonResponse(error_body("bad_request", "the request could not be read"), status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("permission_denied", "this request is not allowed"), status=403)
+    return defaults.permission_denied(request, exception)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -20,5 +20,7 @@ urlpatterns = [
     re_path(r"^api/", api_route_not_found),
 ]
 
+handler400 = "config.error_views.bad_request"
+handler403 = "config.error_views.permission_denied"
 handler404 = "config.error_views.page_not_found"
 handler500 = "config.error_views.server_error"

@@ -177,8 +177,8 @@ class ExportSerializer(serializers.Serializer):
 
 
 class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField()
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096)
 
 
 class TokenSerializer(serializers.Serializer):

@@ -3,6 +3,7 @@ under /api/ whatever goes wrong, and nothing written (docs/api.md, "Limits")."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -158,13 +159,31 @@ def test_an_unexpected_error_in_an_api_view_is_json_500_and_rolls_back(
     }
 
 
-def test_handler500_answers_json_under_api_and_html_elsewhere(rf: Any) -> None:
-    from config.error_views import server_error
+def test_django_error_handlers_answer_json_under_api_and_html_elsewhere(rf: Any) -> None:
+    from django.core.exceptions import PermissionDenied, SuspiciousOperation
+    from django.http import Http404
 
-    api = server_error(rf.get("/api/v1/games/1"))
-    assert api.status_code == 500 and api["Content-Type"] == "application/json"
-    page = server_error(rf.get("/"))
-    assert page.status_code == 500 and page["Content-Type"].startswith("text/html")
+    from config import error_views
+
+    handlers = [
+        (lambda r: error_views.bad_request(r, SuspiciousOperation()), 400, "bad_request"),
+        (lambda r: error_views.permission_denied(r, PermissionDenied()), 403, "permission_denied"),
+        (lambda r: error_views.page_not_found(r, Http404()), 404, "not_found"),
+        (error_views.server_error, 500, "internal_error"),
+    ]
+    for handler, status, code in handlers:
+        api = handler(rf.get("/api/v1/games/1"))
+        assert api.status_code == status and api["Content-Type"] == "application/json"
+        assert json.loads(api.content)["code"] == code
+        page = handler(rf.get("/"))
+        assert page.status_code == status and page["Content-Type"].startswith("text/html")
+
+
+def test_a_disallowed_host_under_api_is_json_400() -> None:
+    client = APIClient(HTTP_HOST="evil.example")
+    client.raise_request_exception = False
+    response = client.get("/api/v1/games/1")
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
 
 
 @pytest.mark.parametrize(
