@@ -5,11 +5,13 @@ the game services (:class:`games.services.StoreError`) and of the rules engine
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from engine.errors import EngineError
 from games.services import IdempotencyKeyReused, InvalidLog, StoreError, VersionConflict
@@ -59,7 +61,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(error_body(exc.code, exc.message), status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        return unexpected_error_response(exc, context)
     code = next((c for kind, c in _DRF_CODES.items() if isinstance(exc, kind)), "error")
     if isinstance(exc, exceptions.ValidationError):
         message = "The request is not valid; see detail."
@@ -89,3 +91,16 @@ def _events_since(exc: VersionConflict, context: dict[str, Any]) -> list[dict[st
     seat = exc.command.get("seat")
     requested = seat if type(seat) is int else None
     return events_for_viewer(context["request"].user, exc.game, after=exc.expected_version, seat=requested)
+
+
+logger = logging.getLogger("config.api_errors")
+
+
+def unexpected_error_response(exc: Exception, context: dict[str, Any]) -> Response:
+    """A 500 in the API's format for an exception no handler expected: logged with its
+    traceback, the request's transaction rolled back, nothing of it shown to the caller."""
+    view = context.get("view")
+    logger.error("unexpected error in %s", type(view).__name__, exc_info=exc)
+    set_rollback()
+    body = error_body("internal_error", "the server failed to answer this request")
+    return Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)

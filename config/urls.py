@@ -1,12 +1,14 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.error_views import api_route_not_found
 from config.health import healthz
 from league.views import home
 
 # No two of these prefixes overlap, so their order only decides how many patterns a
 # request is tried against: the API, which takes nearly every request, comes first.
+# The catch-all under api/ is last: an unknown API path is a JSON 404 even with DEBUG on.
 urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("league.urls")),
@@ -15,4 +17,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    re_path(r"^api/", api_route_not_found),
 ]
+
+handler400 = "config.error_views.bad_request"
+handler403 = "config.error_views.permission_denied"
+handler404 = "config.error_views.page_not_found"
+handler500 = "config.error_views.server_error"

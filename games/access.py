@@ -10,7 +10,8 @@ registers one for its clubs' scorekeepers and directors, see
 - Everyone may read a game; a seat player sees its own seat's view, everyone else the
   public view (which never shows a seat's cards or the stock order).
 - Digital games: a seat player plays only its own seats (not seats a bot took over);
-  the owner and scorekeepers may adjust, replace, retract and abandon; nobody deals.
+  the owner and scorekeepers may adjust, replace, retract and abandon; nobody deals;
+  nobody seated at the table retracts (it would show them the cards a move uncovered).
 - Physical games: the owner and scorekeepers record every command.
 - Export: the whole log once the game is over, or a physical game's log to a recorder
   who does not play in it.
@@ -132,6 +133,13 @@ def authorize_command(access: GameAccess, command: Mapping[str, Any]) -> None:
         raise ApiError("recorder_only", "a physical game is recorded by its owner or a scorekeeper", 403)
     if kind == "DealHand":
         raise ApiError("dealt_by_system", "digital games are dealt by the system", 403)
+    if kind == "Retract" and access.seats:
+        # Undoing a draw would show a seated player the top of the stock.
+        raise ApiError(
+            "seated_player_cannot_retract",
+            "in a digital game nobody seated at the table may retract, the owner included",
+            403,
+        )
     if kind in RECORDER_COMMANDS:
         if access.may_record:
             return

@@ -3,8 +3,10 @@ Whether a command is legal is the engine's business, not a serializer's."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import Mode
@@ -12,7 +14,9 @@ from games.models import Mode
 
 class SeatSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, max_length=80, help_text="Shown name (default: username)")
-    user = serializers.IntegerField(required=False, min_value=1, help_text="Id of the user in this seat")
+    user = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1, help_text="Id of the user in this seat"
+    )
     bot = serializers.CharField(required=False, max_length=40, help_text='A bot: "random" or "greedy"')
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -21,18 +25,71 @@ class SeatSerializer(serializers.Serializer):
         return attrs
 
 
+# The most seats any rule set allows (engine.rules checks max_players <= 8).
+MAX_SEATS = 8
+# A stake is what each player puts in: a whole number or a fraction of one.
+MAX_STAKE = 1_000_000
+MAX_STAKE_DENOMINATOR = 1000
+MAX_OPTIONS = 40
+
+
 class GameCreateSerializer(serializers.Serializer):
     preset = serializers.CharField(default="knock-rummy", max_length=40)
-    options = serializers.DictField(default=dict, help_text="Rule options overriding the preset")
+    options = serializers.DictField(
+        default=dict,
+        help_text=f"Rule options overriding the preset (at most {MAX_OPTIONS})",
+    )
     mode = serializers.ChoiceField(choices=Mode.choices, default=Mode.DIGITAL)
-    seats = SeatSerializer(many=True, min_length=2, max_length=8)
-    first_dealer = serializers.IntegerField(default=0, min_value=0)
-    stake = serializers.RegexField(r"^-?\d{1,9}(/\d{1,9})?$", default="0", help_text='Exact: "1" or "1/2"')
+    # A ListField, not many=True: the schema then states minItems and maxItems.
+    seats = serializers.ListField(child=SeatSerializer(), min_length=2, max_length=MAX_SEATS)
+    first_dealer = serializers.IntegerField(
+        default=0, min_value=0, max_value=MAX_SEATS - 1, help_text="Seat number of the first dealer"
+    )
+    stake = serializers.RegexField(
+        r"^[0-9]{1,7}(/[0-9]{1,4})?$",
+        default="0",
+        max_length=12,
+        help_text=f'Exact: "1" or "1/2"; from 0 to {MAX_STAKE}, '
+        f"a denominator from 1 to {MAX_STAKE_DENOMINATOR}",
+    )
+
+    def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
+        if len(value) > MAX_OPTIONS:
+            raise serializers.ValidationError(f"at most {MAX_OPTIONS} options")
+        return value
+
+    def validate_stake(self, value: str) -> str:
+        numerator, _, denominator = value.partition("/")
+        if denominator and not 1 <= int(denominator) <= MAX_STAKE_DENOMINATOR:
+            raise serializers.ValidationError(f"the denominator must be 1 to {MAX_STAKE_DENOMINATOR}")
+        if Fraction(int(numerator), int(denominator or 1)) > MAX_STAKE:
+            raise serializers.ValidationError(f"the stake must be at most {MAX_STAKE}")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["first_dealer"] >= len(attrs["seats"]):
+            raise serializers.ValidationError({"first_dealer": "must be the number of one of the seats"})
+        return attrs
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "required": ["type"],
+        "properties": {
+            "type": {"type": "string", "maxLength": 40},
+            "seat": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1},
+        },
+        "additionalProperties": True,
+    }
+)
+class CommandField(serializers.JSONField):
+    """A command in the engine's flat wire form; its fields are the engine's to check."""
 
 
 class CommandRequestSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0, help_text="Version the command was decided at")
-    command = serializers.JSONField(help_text='Flat command: {"type": "Discard", "seat": 0, "card": "QS"}')
+    command = CommandField(help_text='Flat command: {"type": "Discard", "seat": 0, "card": "QS"}')
 
     def validate_command(self, value: Any) -> Any:
         if not isinstance(value, dict):
@@ -71,9 +128,13 @@ class VersionConflictSerializer(ErrorSerializer):
 
 
 class InvalidLogSerializer(ErrorSerializer):
-    index = serializers.IntegerField(help_text="Index of the first event that does not replay")
-    event_code = serializers.CharField()
-    event_message = serializers.CharField()
+    """Any 400 of the import; with code ``invalid_log`` it also names the first bad event."""
+
+    index = serializers.IntegerField(
+        required=False, min_value=0, help_text="invalid_log: index of the first event that does not replay"
+    )
+    event_code = serializers.CharField(required=False, help_text="invalid_log: the engine's code")
+    event_message = serializers.CharField(required=False, help_text="invalid_log: the engine's message")
 
 
 class ViewerSerializer(serializers.Serializer):
@@ -116,8 +177,8 @@ class ExportSerializer(serializers.Serializer):
 
 
 class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField()
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096)
 
 
 class TokenSerializer(serializers.Serializer):

@@ -38,17 +38,21 @@ from games.serializers import (
     VersionConflictSerializer,
 )
 
-IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._~+/=-]{1,200}$")
+IDEMPOTENCY_KEY_PATTERN = r"^[A-Za-z0-9._~+/=-]{1,200}$"
+IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+# The largest ?seat= and ?after= taken: more digits than any game has seats or events.
+MAX_QUERY_NUMBER = 10**9
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 200},
     OpenApiParameter.HEADER,
     description="1-200 characters of A-Z a-z 0-9 . _ ~ + / = -, new for every write. "
     "A retry with the same key and body returns the original 201 body and writes nothing.",
 )
+QUERY_NUMBER = {"type": "integer", "minimum": 0, "maximum": MAX_QUERY_NUMBER}
 SEAT_PARAMETER = OpenApiParameter(
-    "seat", int, OpenApiParameter.QUERY, description="Which of the caller's seats to view"
+    "seat", QUERY_NUMBER, OpenApiParameter.QUERY, description="Which of the caller's seats to view"
 )
 
 
@@ -85,13 +89,19 @@ def _require_user(request: Request) -> None:
         raise ApiError("not_authenticated", "sign in (session or token) first", status.HTTP_401_UNAUTHORIZED)
 
 
-def _seat_param(request: Request) -> int | None:
-    raw = request.query_params.get("seat")
+def query_number(request: Request, name: str) -> int | None:
+    """The query parameter ``name`` as a number from 0 to ``MAX_QUERY_NUMBER``, or None
+    when absent. ASCII digits only: ``str.isdigit`` also takes "²", which ``int`` refuses."""
+    raw = request.query_params.get(name)
     if raw is None:
         return None
-    if not raw.isdigit():
-        raise ApiError("invalid_request", "seat must be a seat number")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 10 and int(raw) <= MAX_QUERY_NUMBER):
+        raise ApiError("invalid_request", f"{name} must be a number from 0 to {MAX_QUERY_NUMBER}")
     return int(raw)
+
+
+def _seat_param(request: Request) -> int | None:
+    return query_number(request, "seat")
 
 
 def _command_request(data: Any) -> tuple[int, dict[str, Any]]:
@@ -198,7 +208,9 @@ class GameEventsView(ApiView):
     @extend_schema(
         operation_id="games_events",
         parameters=[
-            OpenApiParameter("after", int, OpenApiParameter.QUERY, description="Events with seq > after"),
+            OpenApiParameter(
+                "after", QUERY_NUMBER, OpenApiParameter.QUERY, description="Events with seq > after"
+            ),
             SEAT_PARAMETER,
         ],
         responses={200: EventListSerializer, **error_responses(400, 404)},
@@ -206,12 +218,9 @@ class GameEventsView(ApiView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         access = access_game_by_id(request.user, game_id, for_action="read")
-        raw_after = request.query_params.get("after", "0")
-        if not raw_after.isdigit():
-            raise ApiError("invalid_request", "after must be a non-negative event number")
-        events, state = selectors.viewer_events(
-            access.game, after=int(raw_after), seat=access.view_seat(_seat_param(request))
-        )
+        after = query_number(request, "after") or 0
+        seat = access.view_seat(_seat_param(request))
+        events, state = selectors.viewer_events(access.game, after=after, seat=seat)
         return Response({"version": state.version, "events": events})
 
 

@@ -1,0 +1,52 @@
+"""Django's error views, in the API's error format under ``/api/``.
+
+Errors raised inside an API view are answered by ``config.api_errors``; these cover
+the rest: a path under ``/api/`` that no route matches, and a 400, 403, 404 or 500
+raised outside DRF (middleware, a non-API view). Other paths keep Django's HTML pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+
+from config.api_errors import error_body
+
+API_PREFIX = "/api/"
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+def api_route_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """The last route under ``/api/``: whatever the other routes did not match."""
+    return JsonResponse(error_body("not_found", f"no API endpoint at {request.path}"), status=404)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's own 400s (a disallowed host, a malformed upload) outside DRF."""
+    if _is_api(request):
+        return JsonResponse(error_body("bad_request", "the request could not be read"), status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("permission_denied", "this request is not allowed"), status=403)
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return api_route_not_found(request)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        body = error_body("internal_error", "the server failed to answer this request")
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)

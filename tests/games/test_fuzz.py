@@ -1,0 +1,128 @@
+"""The hostile corpus (tests/games/hostile.py) against every endpoint: never a 5xx, every
+error JSON with a stable code, a refused write changes nothing, an accepted one can be
+read back (docs/api.md, "Limits")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from games import services
+from games.models import Game, GameEvent
+from league.models import Club, Membership
+from tests.games.conftest import client_for, new_game
+from tests.games.hostile import CLUB, GAME, PHYSICAL, Case, corpus
+
+pytestmark = pytest.mark.django_db
+
+CASES = corpus()
+
+
+def test_the_corpus_covers_every_class_and_endpoint() -> None:
+    ids = [case.id for case in CASES]
+    assert len(ids) == len(set(ids)) and len(ids) >= 500
+    for word in ("nesting", "numbers", "strings", "types", "malformed", "content_type", "unknown_field"):
+        assert any(f"-{word}-" in i or i.endswith(f"-{word}") for i in ids), word
+    for word in ("idempotency_key", "authorization", "query-seat", "query-after", "options.name"):
+        assert any(word in i for i in ids), word
+    names = {case.endpoint.name for case in CASES}
+    assert names >= {
+        "create",
+        "club_create",
+        "draw",
+        "record",
+        "import",
+        "token",
+        "detail",
+        "events",
+        "export",
+    }
+
+
+def build_world(
+    case: Case, owner: Any, ann: Any, bob: Any, make_user: Callable[[str], Any]
+) -> dict[str, Any]:
+    """Only what ``case`` needs, so that the corpus runs in seconds: the digital duel (ann
+    in seat 0, to move; bob in seat 1; olga owns it without a seat), a physical game
+    olga records (awaiting its first deal), or a club Dora directs."""
+    endpoint = case.endpoint
+    games: dict[str, int] = {}
+    callers = {"player": ann, "owner": owner, "anonymous": None}
+    club = None
+    needs = endpoint.game or (
+        "digital" if GAME in endpoint.path else "physical" if PHYSICAL in endpoint.path else ""
+    )
+    if needs == "digital":
+        duel = new_game(owner, [services.SeatSpec(user_id=ann.pk), services.SeatSpec(user_id=bob.pk)])
+        games["digital"] = duel.game.pk
+    elif needs == "physical":
+        physical = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical")
+        games["physical"] = physical.game.pk
+    if CLUB in endpoint.path:
+        callers["director"] = make_user("dora")
+        club = Club.objects.create(name="Club", slug="club")
+        Membership.objects.create(club=club, user=callers["director"], role=Membership.Role.DIRECTOR)
+    return {"games": games, "club": club.pk if club else None, "callers": callers}
+
+
+def fingerprint(game_id: int) -> tuple[int, int]:
+    return Game.objects.get(pk=game_id).version, GameEvent.objects.filter(game_id=game_id).count()
+
+
+def send(client: APIClient, case: Case, world: dict[str, Any]) -> Any:
+    games = world["games"]
+    path = (
+        case.endpoint.path.replace(GAME, str(games.get("digital")))
+        .replace(PHYSICAL, str(games.get(case.endpoint.game or "physical")))
+        .replace(CLUB, str(world["club"]))
+    )
+    endpoint = case.endpoint
+    if case.query:
+        path = f"{path}?{case.query}"
+    headers = dict(case.headers)
+    if endpoint.method == "GET":
+        return client.get(path, **headers)
+    return client.generic(endpoint.method, path, case.body or b"", content_type=case.content_type, **headers)
+
+
+def assert_json_error(response: Any, case: Case) -> None:
+    assert response["Content-Type"].startswith("application/json"), (case.id, response["Content-Type"])
+    body = response.json()
+    assert set(body) >= {"code", "message", "detail"}, (case.id, body)
+    assert isinstance(body["code"], str) and body["code"] and isinstance(body["message"], str)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_a_hostile_request_is_never_a_5xx(
+    case: Case, owner: Any, ann: Any, bob: Any, make_user: Callable[[str], Any]
+) -> None:
+    world = build_world(case, owner, ann, bob, make_user)
+    endpoint = case.endpoint
+    client = client_for(world["callers"][endpoint.caller])
+    client.raise_request_exception = False
+    written = world["games"][endpoint.game] if endpoint.game else None
+    before = fingerprint(written) if written else None
+    games_before = Game.objects.count()
+
+    response = send(client, case, world)
+
+    assert response.status_code < 500, (case.id, response.status_code, response.content[:300])
+    if response.status_code >= 400:
+        assert_json_error(response, case)
+        if written:
+            assert fingerprint(written) == before, case.id
+        assert Game.objects.count() == games_before, case.id
+    else:
+        assert not case.must_refuse, (case.id, response.status_code, response.content[:300])
+        # A committed write always has a renderable answer, now and when read again.
+        response.json()
+        game_id = written or response.json().get("id")
+        if endpoint.method == "POST" and game_id:
+            for suffix in ("", "/events", "/export"):
+                again = client_for(world["callers"]["owner"]).get(f"/api/v1/games/{game_id}{suffix}")
+                assert again.status_code in (200, 403), (case.id, suffix, again.status_code)
+    if case.must_refuse:
+        assert 400 <= response.status_code < 500, case.id
