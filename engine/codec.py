@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.cards import Card, card_of_code, cards_of_codes, parse_cards
 from engine.rules import RuleSet
-from engine.state import MatchResult, Seat
+from engine.values import MatchResult, Seat
 
 
 @dataclass(frozen=True, slots=True)

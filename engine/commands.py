@@ -26,7 +26,7 @@ from engine import codec as c
 from engine.cards import Card, InvalidCard, parse_cards
 from engine.errors import IllegalMove
 from engine.rules import InvalidRuleSet, RuleSet, get_ruleset
-from engine.state import Seat
+from engine.values import Seat
 
 
 class Command:

@@ -63,16 +63,7 @@ def start(command: StartGame) -> list[Event]:
     for i, seat in enumerate(command.seats):
         if not seat.name.strip():
             raise fail(f"seat {i} needs a name", "invalid_setup")
-        check_bot(seat.bot)
     return [GameStarted(rs, command.seats, command.mode, command.first_dealer, command.stake)]
-
-
-def check_bot(bot: str | None) -> None:
-    if bot is not None:
-        from engine.bots import BOTS  # the bots import the engine
-
-        if bot not in BOTS:
-            raise fail(f"there is no bot {bot!r} (bots: {', '.join(sorted(BOTS))})", "unknown_bot")
 
 
 def _showdown(state: GameState, command: Any) -> HandState:
@@ -149,7 +140,6 @@ def replace(state: GameState, command: ReplaceSeat) -> list[Event]:
     seat = seat_of(state, command.seat)
     if not command.name.strip():
         raise fail("the new occupant needs a name", "malformed_command")
-    check_bot(command.bot)
     return [SeatReplaced(seat, command.name, command.bot)]
 
 

@@ -24,7 +24,7 @@ from engine import codec as c
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.rules import InvalidRuleSet, RuleSet
-from engine.state import MatchResult, Seat
+from engine.values import MatchResult, Seat
 
 
 class InvalidEvent(EngineError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from engine.commands import Command
-from engine.view import View
+from engine.visibility import View
 
 
 def random_bot(view: View, rng: Random) -> Command:

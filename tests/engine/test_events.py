@@ -59,8 +59,8 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
-from engine.state import MatchResult
 from engine.upcasting import UPCASTERS, register_upcaster
+from engine.values import MatchResult
 
 P = parse_cards
 RESULT = MatchResult(

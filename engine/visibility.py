@@ -12,7 +12,8 @@ from engine.cards import ALL_CARDS, Card, mask_to_cards
 from engine.commands import Command
 from engine.legal import legal_commands
 from engine.rules import RuleSet
-from engine.state import DIGITAL, DISCARD, PHYSICAL, GameState, MatchResult, Seat
+from engine.state import DIGITAL, DISCARD, PHYSICAL, GameState
+from engine.values import MatchResult, Seat
 
 
 @dataclass(frozen=True, slots=True)
