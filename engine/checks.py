@@ -9,7 +9,8 @@ from engine.state import ABANDONED, FINISHED, GameState, HandState
 
 CODES: dict[str, str] = {
     "unknown_command": "the command type does not exist",
-    "malformed_command": "a field is missing, unknown or of the wrong type or value",
+    "malformed_command": "a field is missing, unknown, of the wrong type or outside its limits",
+    "invalid_deadwood": "an announced deadwood above what the hand size can hold under the rule set",
     "invalid_card": "not a card code, or a card this game's deck lacks",
     "game_not_started": "a game must begin with StartGame",
     "game_already_started": "StartGame on a game that has begun",

@@ -283,6 +283,12 @@ CASES: list[tuple[str, Callable[[], Table], Command, str]] = [
     ),
     ("malformed_command", started, AdjustScore(0, Fraction(-5), " "), "a score adjustment needs a reason"),
     ("invalid_card", lambda: physical_took_discard(), Discard(1, C("X1")), "X1 is not in this game's deck"),
+    (
+        "invalid_deadwood",
+        physical_showdown,
+        RecordHandResult(knocker=1, deadwood={0: 500, 1: 0, 2: 3}),
+        "seat 0's deadwood 500 is more than a 7-card hand can hold under knock-rummy (70)",
+    ),
     ("invalid_setup", started, None, ""),  # replaced below: StartGame is decided on no state
 ]
 
@@ -384,6 +390,18 @@ def test_every_code_is_tested() -> None:
 
 def _state_after(table: Table) -> GameState:
     return table.s
+
+
+def test_announced_deadwood_is_capped_by_the_hand_size_jokers_included() -> None:
+    table = Table(get_ruleset("rami"), ["Ann", "Bo", "Cy"], mode="physical")
+    with pytest.raises(IllegalMove) as error:
+        decide(table.s, RecordHandResult(knocker=0, deadwood={0: 0, 1: 100, 2: 101}))
+    assert (error.value.code, error.value.message) == (
+        "invalid_deadwood",
+        "seat 2's deadwood 101 is more than a 7-card hand can hold under knock-rami (100)",
+    )
+    events = decide(table.s, RecordHandResult(knocker=0, deadwood={0: 0, 1: 100, 2: 100}))
+    assert [type(e).__name__ for e in events][:2] == ["HandResultRecorded", "HandScored"]
 
 
 def test_record_result_in_wrong_status() -> None:
