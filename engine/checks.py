@@ -9,6 +9,7 @@ from engine.state import ABANDONED, FINISHED, GameState, HandState
 
 CODES: dict[str, str] = {
     "unknown_command": "the command type does not exist",
+    "cannot_retract_deal": "a retraction that would undo a digital deal (and so allow a re-shuffle)",
     "malformed_command": "a field is missing, unknown, of the wrong type or outside its limits",
     "invalid_deadwood": "an announced deadwood above what the hand size can hold under the rule set",
     "invalid_card": "not a card code, or a card this game's deck lacks",

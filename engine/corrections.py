@@ -34,6 +34,7 @@ from engine.showdown import check_melds, finish, record_result, score_revealed
 from engine.state import (
     AWAITING_DEAL,
     AWAITING_REENTRY,
+    DIGITAL,
     FINISHED,
     MODES,
     PHYSICAL,
@@ -164,6 +165,15 @@ def retract(state: GameState, command: Retract) -> list[Event]:
             f"retracting {command.count} event(s) would keep a move but undo the scoring it caused; "
             f"retract {needed} to undo the move as well",
             "retract_partial",
+        )
+    before = earliest.prior
+    assert before is not None
+    if state.mode == DIGITAL and before.tally.hands_dealt < state.tally.hands_dealt:
+        # Undoing a digital deal would let the next DealHand draw a fresh shuffle.
+        raise fail(
+            f"retracting {command.count} event(s) would undo hand {state.tally.hands_dealt}'s deal; "
+            "a digital deal is never retracted, so a hand cannot be re-dealt",
+            "cannot_retract_deal",
         )
     return [Retracted(command.count, command.reason)]
 

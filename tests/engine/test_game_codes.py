@@ -282,6 +282,13 @@ CASES: list[tuple[str, Callable[[], Table], Command, str]] = [
         "only 0 event(s) can be retracted (GameStarted cannot)",
     ),
     ("malformed_command", started, AdjustScore(0, Fraction(-5), " "), "a score adjustment needs a reason"),
+    (
+        "cannot_retract_deal",
+        knock_rummy,
+        Retract(1, "redeal"),
+        "retracting 1 event(s) would undo hand 1's deal; a digital deal is never retracted, "
+        "so a hand cannot be re-dealt",
+    ),
     ("invalid_card", lambda: physical_took_discard(), Discard(1, C("X1")), "X1 is not in this game's deck"),
     (
         "invalid_deadwood",
