@@ -1,6 +1,8 @@
 """The pure fold: ``apply(state, event) -> state`` and ``replay(events) -> state``.
 
-``apply`` trusts its events (``decide`` validated them) and is written for speed:
+``apply`` first checks that ``decide`` could have written the event
+(:mod:`engine.provenance`: an imported log is checked, not trusted), then folds it in,
+written for speed:
 hands are bitmasks, piles tuples; a move's hand is ``dataclasses.replace`` of the
 last one, naming only the fields it changes.
 It never calls a random generator.
@@ -34,6 +36,7 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
+from engine.provenance import check_event
 from engine.settle import (
     advance,
     apply_abandoned,
@@ -365,6 +368,7 @@ def apply(state: GameState | None, event: Event) -> GameState:
         if type(event) is GameStarted:
             raise InvalidEvent("GameStarted may only open a game log")
         raise InvalidEvent(f"not an event: {event!r}")
+    check_event(state, event)  # a log from outside replays only if decide could have written it
     return handler(state, event)
 
 
