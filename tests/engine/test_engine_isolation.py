@@ -98,3 +98,16 @@ def test_no_module_shares_a_name_with_a_public_function() -> None:
         engine.__all__, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n)
     )
     assert len(set(engine.__all__)) == len(engine.__all__)
+
+
+def test_no_engine_function_shares_its_modules_name() -> None:
+    clashes = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        names = {
+            node.name
+            for node in ast.parse(path.read_text()).body
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+        }
+        if path.stem in names:
+            clashes.append(str(path.relative_to(ROOT)))
+    assert clashes == []

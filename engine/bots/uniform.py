@@ -1,4 +1,5 @@
-"""The ``random`` bot: a uniformly random legal command."""
+"""The ``random`` bot: a uniformly random legal command (module ``uniform``, so that no
+function shares its module's name)."""
 
 from __future__ import annotations
 
