@@ -84,7 +84,10 @@ class StartGame(Command):
     stake: InputPoints = Fraction(0)
 
     def __post_init__(self) -> None:
-        _set(self, "seats", c.SEATS.decode(list(self.seats)))
+        try:
+            _set(self, "seats", c.SEATS.decode(list(self.seats)))
+        except (TypeError, ValueError) as exc:  # built in Python: the same refusal as on the wire
+            raise IllegalMove(f"StartGame: bad 'seats': {exc}", "malformed_command") from exc
         if not isinstance(self.stake, Fraction):
             _set(self, "stake", Fraction(self.stake))
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.checks import fail, live, seat_of
+from engine.codec import MAX_DENOMINATOR, MAX_INPUT_POINTS
 from engine.commands import (
     AbandonGame,
     AdjustScore,
@@ -61,6 +62,11 @@ def start(command: StartGame) -> list[Event]:
         )
     if command.stake < 0:
         raise fail(f"the stake must not be negative ({command.stake})", "invalid_setup")
+    if command.stake > MAX_INPUT_POINTS or command.stake.denominator > MAX_DENOMINATOR:
+        raise fail(
+            f"the stake must be at most {MAX_INPUT_POINTS}, with a denominator of at most {MAX_DENOMINATOR}",
+            "invalid_setup",
+        )
     for i, seat in enumerate(command.seats):
         if not seat.name.strip():
             raise fail(f"seat {i} needs a name", "invalid_setup")

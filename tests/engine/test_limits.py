@@ -5,6 +5,7 @@ Every number has a range, every string a length, and a refusal carries a stable 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -16,7 +17,10 @@ from engine import (
     InvalidCard,
     InvalidEvent,
     InvalidRuleSet,
+    Seat,
+    StartGame,
     command_from_dict,
+    decide,
     event_from_dict,
     get_ruleset,
 )
@@ -97,12 +101,12 @@ BIG = 99999999999999999999999999999999
             "AbandonGame: bad 'reason': a string may not contain a lone surrogate",
         ),
         (
-            {"type": "ReplaceSeat", "seat": 0, "name": "n" * 65},
-            "ReplaceSeat: bad 'name': expected at most 64 characters, got 65",
+            {"type": "ReplaceSeat", "seat": 0, "name": "n" * 81},
+            "ReplaceSeat: bad 'name': expected at most 80 characters, got 81",
         ),
         (
-            {"type": "StartGame", "ruleset": "gin", "seats": ["Ann", "B" * 65]},
-            "StartGame: bad 'seats': expected at most 64 characters, got 65",
+            {"type": "StartGame", "ruleset": "gin", "seats": ["Ann", "B" * 81]},
+            "StartGame: bad 'seats': expected at most 80 characters, got 81",
         ),
         (
             {"type": "StartGame", "ruleset": "gin", "seats": ["Ann"] * 9},
@@ -131,8 +135,22 @@ def test_commands_out_of_range_are_malformed(data: dict[str, Any], message: str)
 def test_limits_at_the_edge_are_accepted() -> None:
     cmd = command_from_dict({"type": "AdjustScore", "seat": 7, "points": "-1000000", "reason": "r" * 500})
     assert cmd.to_dict() == {"type": "AdjustScore", "seat": 7, "points": "-1000000", "reason": "r" * 500}
-    assert (
-        command_from_dict({"type": "ReplaceSeat", "seat": 0, "name": "n" * 64}).to_dict()["name"] == "n" * 64
+    name = "n" * 80
+    assert command_from_dict({"type": "ReplaceSeat", "seat": 0, "name": name}).to_dict()["name"] == name
+
+
+def test_a_start_built_in_python_is_refused_like_one_from_the_wire() -> None:
+    with pytest.raises(IllegalMove) as error:
+        StartGame(get_ruleset("gin"), (Seat("Ann"), Seat("Bo\u0000")))
+    assert (error.value.code, error.value.message) == (
+        "malformed_command",
+        "StartGame: bad 'seats': a string may not contain NUL",
+    )
+    with pytest.raises(IllegalMove) as stake:
+        decide(None, StartGame(get_ruleset("gin"), (Seat("Ann"), Seat("Bo")), stake=Fraction(10**7)))
+    assert (stake.value.code, stake.value.message) == (
+        "invalid_setup",
+        "the stake must be at most 1000000, with a denominator of at most 1000000",
     )
 
 
