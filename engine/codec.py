@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine.cards import Card, card_of_code, cards_of_codes, parse_cards
+from engine.cards import ALL_CARDS, Card, card_of_code, cards_of_codes, parse_cards
 from engine.rules import MAX_PLAYERS, RuleSet
 from engine.values import MatchResult, Seat
 
@@ -98,13 +98,19 @@ def text(limit: int) -> Callable[[Any], str]:
             raise ValueError(f"expected at most {limit} characters, got {len(value)}")
         if "\x00" in value:
             raise ValueError("a string may not contain NUL")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError("a string may not contain a lone surrogate") from None
+        if not value.isascii():  # the common case skips the encoding test
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("a string may not contain a lone surrogate") from None
         return value
 
     return decode
+
+
+_CARD_CODES = frozenset(card.code for card in ALL_CARDS)
+_word = text(MAX_WORD)
+_reason = text(MAX_REASON)
 
 
 def _bool(value: Any) -> bool:
@@ -120,7 +126,7 @@ def _card(value: Any) -> Card:
             return card
     if isinstance(value, Card):
         return value
-    return Card.parse(text(MAX_WORD)(value))
+    return Card.parse(_word(value))
 
 
 def _cards(value: Any) -> tuple[Card, ...]:
@@ -129,7 +135,7 @@ def _cards(value: Any) -> tuple[Card, ...]:
         if cards is not None:
             return cards
     if isinstance(value, str):
-        cards = parse_cards(text(MAX_REASON)(value))
+        cards = parse_cards(_reason(value))
     elif isinstance(value, (list, tuple)):
         if len(value) > MAX_CARDS:
             raise ValueError(f"expected at most {MAX_CARDS} cards, got {len(value)}")
@@ -235,25 +241,42 @@ def _seat_list(value: Any) -> tuple[int, ...]:
 
 
 def _detail(value: Any, depth: int = 0) -> Any:
-    """A scored hand's JSON detail: plain JSON within the limits, nested at most a few levels."""
-    if depth > MAX_DETAIL_DEPTH:
-        raise ValueError(f"nested more than {MAX_DETAIL_DEPTH} levels deep")
-    if value is None or isinstance(value, bool):
+    """A scored hand's JSON detail: plain JSON within the limits, nested at most a few
+    levels; checked in place (it is mostly card codes, read with every stored hand)."""
+    kind = type(value)
+    if kind is str:
+        if len(value) <= MAX_WORD and value.isascii() and "\x00" not in value:
+            return value
+        return _reason(value)
+    if kind is list or kind is dict:
+        if depth >= MAX_DETAIL_DEPTH:
+            raise ValueError(f"nested more than {MAX_DETAIL_DEPTH} levels deep")
+        if len(value) > 4 * MAX_CARDS:
+            raise ValueError(f"expected at most {4 * MAX_CARDS} items, got {len(value)}")
+        if kind is list:
+            try:
+                if all(map(_CARD_CODES.__contains__, value)):  # a hand or a meld: the usual list
+                    return value
+            except TypeError:  # an unhashable item: checked one by one below
+                pass
+        if kind is dict:
+            for key, item in value.items():
+                _word(key)
+                _detail(item, depth + 1)
+        else:
+            for item in value:
+                _detail(item, depth + 1)
         return value
-    if isinstance(value, int):
+    if value is None or kind is bool:
+        return value
+    if kind is int:
         return _whole(value, -MAX_POINTS, MAX_POINTS)
-    if isinstance(value, float):
+    if kind is float:
         if not math.isfinite(value) or abs(value) > MAX_POINTS:
             raise ValueError(f"expected a finite number within ±{MAX_POINTS}, got {short(value)}")
         return value
-    if isinstance(value, str):
-        return text(MAX_REASON)(value)
-    if isinstance(value, (list, tuple)):
-        return [_detail(v, depth + 1) for v in _list(value, 4 * MAX_CARDS, "items")]
-    if isinstance(value, Mapping):
-        if len(value) > 4 * MAX_CARDS:
-            raise ValueError(f"expected at most {4 * MAX_CARDS} keys, got {len(value)}")
-        return {text(MAX_WORD)(k): _detail(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple, Mapping)):  # built in Python rather than read from JSON
+        return _detail(dict(value) if isinstance(value, Mapping) else list(value), depth)
     raise TypeError(f"expected JSON, got {short(value)}")
 
 
@@ -294,9 +317,9 @@ def _same(v: Any) -> Any:
 
 SEAT = Codec(_same, _seat)
 NUMBER = Codec(_same, _number)
-WORD = Codec(_same, text(MAX_WORD))
+WORD = Codec(_same, _word)
 NAME = Codec(_same, text(MAX_NAME))
-REASON = Codec(_same, text(MAX_REASON))
+REASON = Codec(_same, _reason)
 BOOL = Codec(_same, _bool)
 CARD = Codec(str, _card)
 CARDS = Codec(lambda v: [str(c) for c in v], _cards)

@@ -273,3 +273,32 @@ def test_a_refused_value_never_reaches_the_json_encoder() -> None:
     cmd = command_from_dict({"type": "AdjustScore", "seat": 0, "points": "999998/7", "reason": "ok"})
     encoded = json.dumps(cmd.to_dict())
     assert encoded == '{"type": "AdjustScore", "seat": 0, "points": "999998/7", "reason": "ok"}'
+
+
+@pytest.mark.parametrize(
+    ("detail", "message"),
+    [
+        ({"hands": {"0": ["AS", "bad\u0000"]}}, "a string may not contain NUL"),
+        ({"hands": {"0": ["AS", "\ud800"]}}, "a string may not contain a lone surrogate"),
+        ({"x": float("inf")}, "expected a finite number within ±1000000000000, got inf"),
+        ({"a": [[[[[[[[["deep"]]]]]]]]]}, "nested more than 8 levels deep"),
+    ],
+)
+def test_a_scored_hands_detail_is_plain_json_within_the_limits(detail: dict[str, Any], message: str) -> None:
+    data = {
+        "hand_number": 1,
+        "outcome": "knock_won",
+        "knocker": 0,
+        "deadwood": {},
+        "points": {},
+        "winners": [0],
+        "rum_seats": [],
+        "verified": True,
+        "detail": detail,
+    }
+    with pytest.raises(InvalidEvent) as error:
+        event_from_dict({"type": "HandScored", "data": data})
+    assert (error.value.code, error.value.message) == (
+        "invalid_event",
+        f"HandScored: bad 'detail': {message}",
+    )
