@@ -4,7 +4,7 @@
 read from outside (an import) replays only if ``decide`` could have written it: a
 digital deal's deck is the rule set's whole deck once, hands have the right sizes,
 moves come from the seat to move. A forged event raises ``InvalidEvent`` whose code
-names what is wrong (``forged_deal``, ``forged_deck``, ``forged_move``, ``forged_seat``,
+names what is wrong (``forged_start``, ``forged_deal``, ``forged_deck``, ``forged_move``, ``forged_seat``,
 ``forged_retraction``).
 The checks are cheap next to the fold itself; live logs never trip them.
 """
@@ -19,6 +19,7 @@ from engine.events import (
     CardDrawn,
     DrawDeclined,
     Event,
+    GameStarted,
     HandDealt,
     HandResultRecorded,
     HandRevealed,
@@ -32,11 +33,29 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
-from engine.state import AWAITING_DEAL, DIGITAL, DISCARD, PHYSICAL, PLAYING, GameState
+from engine.state import AWAITING_DEAL, DIGITAL, DISCARD, MODES, PHYSICAL, PLAYING, GameState
 
 
 def _forged(message: str, code: str) -> InvalidEvent:
     return InvalidEvent(message, code=code)
+
+
+def check_start(e: GameStarted) -> None:
+    """Raise ``InvalidEvent`` (``forged_start``) for a game opening ``decide`` would refuse."""
+    rs = e.ruleset
+    n = len(e.seats)
+    if e.mode not in MODES:
+        raise _forged(f"GameStarted: mode {e.mode!r} is not digital or physical", "forged_start")
+    if not rs.min_players <= n <= rs.max_players:
+        raise _forged(
+            f"GameStarted: {rs.preset} is for {rs.min_players} to {rs.max_players} players, not {n}",
+            "forged_start",
+        )
+    if not 0 <= e.first_dealer < n or e.stake < 0 or any(not seat.name.strip() for seat in e.seats):
+        raise _forged(
+            "GameStarted: a first dealer outside the seats, a negative stake or a nameless seat",
+            "forged_start",
+        )
 
 
 def _seat(state: GameState, seat: int, what: str) -> None:

@@ -36,7 +36,7 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
-from engine.provenance import check_event
+from engine.provenance import check_event, check_start
 from engine.settle import (
     advance,
     apply_abandoned,
@@ -362,6 +362,7 @@ def apply(state: GameState | None, event: Event) -> GameState:
     if state is None:
         if type(event) is not GameStarted:
             raise InvalidEvent(f"a game log starts with GameStarted, not {type(event).__name__}")
+        check_start(event)
         return _started(event)
     handler = _HANDLERS.get(type(event))
     if handler is None:

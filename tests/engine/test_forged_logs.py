@@ -143,3 +143,23 @@ def test_a_retraction_of_a_digital_deal_is_forged() -> None:
 
 def _index(code: str) -> int:
     return Card.parse(code).index
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("mode", "banana", "GameStarted: mode 'banana' is not digital or physical"),
+        ("seats", [{"name": "Solo", "bot": None}], "GameStarted: knock-rummy is for 2 to 5 players, not 1"),
+        (
+            "first_dealer",
+            5,
+            "GameStarted: a first dealer outside the seats, a negative stake or a nameless seat",
+        ),
+    ],
+)
+def test_a_forged_opening_is_refused(field: str, value: Any, message: str) -> None:
+    stored = _digital_log()[:1]
+    stored[0]["data"][field] = value
+    with pytest.raises(InvalidEvent) as error:
+        _replay(stored)
+    assert (error.value.code, error.value.message) == ("forged_start", message)
