@@ -45,7 +45,7 @@ def client_address(request: Any) -> str:
 def _keys(address: str, username: str | None) -> list[tuple[str, tuple[int, int]]]:
     keys = [(f"login-failures:addr:{address}", ADDRESS_LIMIT)]
     if username:
-        digest = hashlib.sha256(username.casefold().encode()).hexdigest()[:32]
+        digest = hashlib.sha256(username.casefold().encode("utf-8", "surrogatepass")).hexdigest()[:32]
         keys.append((f"login-failures:pair:{address}:{digest}", PAIR_LIMIT))
     return keys
 

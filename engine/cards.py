@@ -13,18 +13,23 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.errors import EngineError
+
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"
 JOKER_INDICES = (52, 53)
 
 
-class InvalidCard(ValueError):
-    """A card code that cannot be parsed; ``token`` is the offending text."""
+class InvalidCard(EngineError):
+    """A card code that cannot be parsed (code ``invalid_card``); ``token`` is the offending text."""
+
+    default_code = "invalid_card"
 
     def __init__(self, token: str, reason: str = "") -> None:
         self.token = token
         detail = f": {reason}" if reason else ""
-        super().__init__(f"invalid card {token!r}{detail}")
+        shown = token if len(token) <= 20 else token[:17] + "..."
+        super().__init__(f"invalid card {shown!r}{detail}")
 
 
 @dataclass(frozen=True, slots=True, order=True)

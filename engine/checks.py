@@ -9,12 +9,13 @@ from engine.state import ABANDONED, FINISHED, GameState, HandState
 
 CODES: dict[str, str] = {
     "unknown_command": "the command type does not exist",
-    "malformed_command": "a field is missing, unknown or of the wrong type or value",
+    "cannot_retract_deal": "a retraction that would undo a digital deal (and so allow a re-shuffle)",
+    "malformed_command": "a field is missing, unknown, of the wrong type or outside its limits",
+    "invalid_deadwood": "an announced deadwood above what the hand size can hold under the rule set",
     "invalid_card": "not a card code, or a card this game's deck lacks",
     "game_not_started": "a game must begin with StartGame",
     "game_already_started": "StartGame on a game that has begun",
-    "invalid_setup": "StartGame with a bad seat count, mode, first dealer, stake or bot",
-    "unknown_bot": "a seat names a bot that does not exist",
+    "invalid_setup": "StartGame with a bad seat count, mode, first dealer or stake",
     "game_over": "the game is finished or abandoned",
     "invalid_seat": "no such seat, or a seat not playing this hand",
     "not_awaiting_deal": "a deal or a quick-path result while a hand is still on",

@@ -24,13 +24,15 @@ from typing import Any, ClassVar
 
 from engine import codec as c
 from engine.cards import Card, InvalidCard, parse_cards
+from engine.codec import InputPoints, Name, Reason, SeatIndex
 from engine.errors import IllegalMove
-from engine.rules import InvalidRuleSet, RuleSet, get_ruleset
-from engine.state import Seat
+from engine.rules import RuleSet, get_ruleset
+from engine.values import Seat
 
 
 class Command:
-    """Base of all commands: ``TYPE`` and the codec of each field (``FIELDS``)."""
+    """Base of all commands: ``TYPE`` and the dataclass fields; ``FIELDS``, the codec of
+    each field, is read off their annotations when the class is registered."""
 
     __slots__ = ()
     TYPE: ClassVar[str] = ""
@@ -65,7 +67,8 @@ def _ruleset_arg(value: Any) -> RuleSet:
     return c.RULESET.decode(value)  # type: ignore[no-any-return]
 
 
-RULESET_ARG = c.Codec(lambda v: v.to_dict(), _ruleset_arg)
+# On the wire a command may name a preset instead of giving a whole rule set.
+_BY_ANNOTATION = {**c.BY_ANNOTATION, "RuleSet": c.Codec(lambda v: v.to_dict(), _ruleset_arg)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,21 +77,17 @@ class StartGame(Command):
     ``{"name", "bot"}``), ``digital`` or ``physical``, first dealer, stake per player."""
 
     TYPE: ClassVar[str] = "StartGame"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {
-        "ruleset": RULESET_ARG,
-        "seats": c.SEATS,
-        "mode": c.STR,
-        "first_dealer": c.INT,
-        "stake": c.FRACTION,
-    }
     ruleset: RuleSet
     seats: tuple[Seat, ...]
     mode: str = "digital"
-    first_dealer: int = 0
-    stake: Fraction = Fraction(0)
+    first_dealer: SeatIndex = 0
+    stake: InputPoints = Fraction(0)
 
     def __post_init__(self) -> None:
-        _set(self, "seats", c.SEATS.decode(list(self.seats)))
+        try:
+            _set(self, "seats", c.SEATS.decode(list(self.seats)))
+        except (TypeError, ValueError) as exc:  # built in Python: the same refusal as on the wire
+            raise IllegalMove(f"StartGame: bad 'seats': {exc}", "malformed_command") from exc
         if not isinstance(self.stake, Fraction):
             _set(self, "stake", Fraction(self.stake))
 
@@ -99,10 +98,9 @@ class DealHand(Command):
     :func:`engine.shuffled_deck`). Physical: the ``upcard`` and any ``hands`` known."""
 
     TYPE: ClassVar[str] = "DealHand"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"deck": c.OPT_CARDS, "upcard": c.OPT_CARD, "hands": c.HANDS}
     deck: tuple[Card, ...] | None = None
     upcard: Card | None = None
-    hands: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    hands: dict[SeatIndex, tuple[Card, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _set(self, "deck", _cards_or_none(self.deck))
@@ -116,8 +114,7 @@ class PassUpcard(Command):
     """Decline gin's first upcard."""
 
     TYPE: ClassVar[str] = "PassUpcard"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT}
-    seat: int
+    seat: SeatIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +122,7 @@ class DrawFromStock(Command):
     """Draw the top stock card. Physical: ``card`` only if the public knows it."""
 
     TYPE: ClassVar[str] = "DrawFromStock"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "card": c.OPT_CARD}
-    seat: int
+    seat: SeatIndex
     card: Card | None = None
 
 
@@ -135,15 +131,13 @@ class DrawFromDiscard(Command):
     """Take the top card of the discard pile (gin's first upcard included)."""
 
     TYPE: ClassVar[str] = "DrawFromDiscard"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT}
-    seat: int
+    seat: SeatIndex
 
 
 @dataclass(frozen=True, slots=True)
 class Discard(Command):
     TYPE: ClassVar[str] = "Discard"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "card": c.CARD}
-    seat: int
+    seat: SeatIndex
     card: Card
 
 
@@ -153,8 +147,7 @@ class Knock(Command):
     without discarding (``card`` None). Physical: ``card`` None if not seen."""
 
     TYPE: ClassVar[str] = "Knock"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "card": c.OPT_CARD, "lay_down": c.BOOL}
-    seat: int
+    seat: SeatIndex
     card: Card | None = None
     lay_down: bool = False
 
@@ -165,8 +158,7 @@ class Restock(Command):
     as a new stock. ``order`` optionally gives a digital reshuffle's new order."""
 
     TYPE: ClassVar[str] = "Restock"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "order": c.OPT_CARDS}
-    seat: int
+    seat: SeatIndex
     order: tuple[Card, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -178,8 +170,7 @@ class DeclineDraw(Command):
     """The stock is empty and the player does not take the discard: play ends."""
 
     TYPE: ClassVar[str] = "DeclineDraw"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT}
-    seat: int
+    seat: SeatIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +178,7 @@ class RevealHand(Command):
     """Physical showdown: the cards one seat shows, optionally arranged into melds."""
 
     TYPE: ClassVar[str] = "RevealHand"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "cards": c.CARDS, "melds": c.OPT_MELDS}
-    seat: int
+    seat: SeatIndex
     cards: tuple[Card, ...]
     melds: tuple[tuple[Card, ...], ...] | None = None
 
@@ -204,14 +194,9 @@ class RecordHandResult(Command):
     final ``hands`` (verified) or its announced ``deadwood`` (unverified)."""
 
     TYPE: ClassVar[str] = "RecordHandResult"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {
-        "knocker": c.OPT_INT,
-        "hands": c.OPT_HANDS,
-        "deadwood": c.OPT_COUNTS,
-    }
-    knocker: int | None = None
-    hands: dict[int, tuple[Card, ...]] | None = None
-    deadwood: dict[int, int] | None = None
+    knocker: SeatIndex | None = None
+    hands: dict[SeatIndex, tuple[Card, ...]] | None = None
+    deadwood: dict[SeatIndex, int] | None = None
 
     def __post_init__(self) -> None:
         if self.hands is not None:
@@ -225,8 +210,7 @@ class DecideReentry(Command):
     """Knock-rami: an eliminated seat re-enters (paying half the pool) or not."""
 
     TYPE: ClassVar[str] = "DecideReentry"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "reenter": c.BOOL}
-    seat: int
+    seat: SeatIndex
     reenter: bool
 
 
@@ -235,10 +219,9 @@ class AdjustScore(Command):
     """A director's penalty (negative points) or correction; a reason is required."""
 
     TYPE: ClassVar[str] = "AdjustScore"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "points": c.FRACTION, "reason": c.STR}
-    seat: int
-    points: Fraction
-    reason: str
+    seat: SeatIndex
+    points: InputPoints
+    reason: Reason
 
     def __post_init__(self) -> None:
         if not isinstance(self.points, Fraction):
@@ -250,10 +233,9 @@ class ReplaceSeat(Command):
     """Give a seat to a substitute (``bot`` None) or a bot."""
 
     TYPE: ClassVar[str] = "ReplaceSeat"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "name": c.STR, "bot": c.OPT_STR}
-    seat: int
-    name: str
-    bot: str | None = None
+    seat: SeatIndex
+    name: Name
+    bot: Name | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,39 +243,40 @@ class Retract(Command):
     """Undo the latest ``count`` events still in effect (a correction; they stay logged)."""
 
     TYPE: ClassVar[str] = "Retract"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"count": c.INT, "reason": c.STR}
     count: int = 1
-    reason: str = ""
+    reason: Reason = ""
 
 
 @dataclass(frozen=True, slots=True)
 class AbandonGame(Command):
     TYPE: ClassVar[str] = "AbandonGame"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"reason": c.STR}
-    reason: str = ""
+    reason: Reason = ""
 
 
-COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.TYPE: cls
-    for cls in (
-        StartGame,
-        DealHand,
-        PassUpcard,
-        DrawFromStock,
-        DrawFromDiscard,
-        Discard,
-        Knock,
-        Restock,
-        DeclineDraw,
-        RevealHand,
-        RecordHandResult,
-        DecideReentry,
-        AdjustScore,
-        ReplaceSeat,
-        Retract,
-        AbandonGame,
-    )
-}
+def _registered(*classes: type[Command]) -> dict[str, type[Command]]:
+    for cls in classes:
+        cls.FIELDS = c.codecs_of(cls, _BY_ANNOTATION)
+    return {cls.TYPE: cls for cls in classes}
+
+
+COMMAND_TYPES: dict[str, type[Command]] = _registered(
+    StartGame,
+    DealHand,
+    PassUpcard,
+    DrawFromStock,
+    DrawFromDiscard,
+    Discard,
+    Knock,
+    Restock,
+    DeclineDraw,
+    RevealHand,
+    RecordHandResult,
+    DecideReentry,
+    AdjustScore,
+    ReplaceSeat,
+    Retract,
+    AbandonGame,
+)
 
 
 def command_from_dict(data: Mapping[str, Any]) -> Command:
@@ -308,17 +291,18 @@ def command_from_dict(data: Mapping[str, Any]) -> Command:
     engine.errors.IllegalMove: unknown command type 'Shuffle'
     """
     if not isinstance(data, Mapping):
-        raise IllegalMove(f"a command is an object, not {data!r}", "malformed_command")
+        raise IllegalMove(f"a command is an object, not {c.short(data)}", "malformed_command")
     name = data.get("type")
     cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         if name is None:
             known = ", ".join(sorted(COMMAND_TYPES))
             raise IllegalMove(f"a command needs a 'type' (one of {known})", "malformed_command")
-        raise IllegalMove(f"unknown command type {name!r}", "unknown_command")
+        raise IllegalMove(f"unknown command type {c.short(name)}", "unknown_command")
     unknown = set(data) - set(cls.FIELDS) - {"type"}
     if unknown:
-        raise IllegalMove(f"{name}: unknown field(s) {', '.join(sorted(unknown))}", "malformed_command")
+        listed = c.listed(unknown)
+        raise IllegalMove(f"{name}: unknown field(s) {listed}", "malformed_command")
     defaults = {
         f.name
         for f in dataclasses.fields(cls)  # type: ignore[arg-type]
@@ -334,7 +318,7 @@ def command_from_dict(data: Mapping[str, Any]) -> Command:
             values[key] = codec.decode(data[key])
         except InvalidCard as exc:
             raise IllegalMove(f"{name}: {key!r} is not a card: {exc}", "invalid_card") from exc
-        except (TypeError, ValueError, KeyError, InvalidRuleSet, ZeroDivisionError) as exc:
+        except (TypeError, ValueError, KeyError) as exc:
             raise IllegalMove(f"{name}: bad {key!r}: {exc}", "malformed_command") from exc
     try:
         return cls(**values)

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.checks import fail, live, seat_of
+from engine.codec import MAX_DENOMINATOR, MAX_INPUT_POINTS
 from engine.commands import (
     AbandonGame,
     AdjustScore,
@@ -34,6 +35,7 @@ from engine.showdown import check_melds, finish, record_result, score_revealed
 from engine.state import (
     AWAITING_DEAL,
     AWAITING_REENTRY,
+    DIGITAL,
     FINISHED,
     MODES,
     PHYSICAL,
@@ -60,19 +62,15 @@ def start(command: StartGame) -> list[Event]:
         )
     if command.stake < 0:
         raise fail(f"the stake must not be negative ({command.stake})", "invalid_setup")
+    if command.stake > MAX_INPUT_POINTS or command.stake.denominator > MAX_DENOMINATOR:
+        raise fail(
+            f"the stake must be at most {MAX_INPUT_POINTS}, with a denominator of at most {MAX_DENOMINATOR}",
+            "invalid_setup",
+        )
     for i, seat in enumerate(command.seats):
         if not seat.name.strip():
             raise fail(f"seat {i} needs a name", "invalid_setup")
-        check_bot(seat.bot)
     return [GameStarted(rs, command.seats, command.mode, command.first_dealer, command.stake)]
-
-
-def check_bot(bot: str | None) -> None:
-    if bot is not None:
-        from engine.bots import BOTS  # the bots import the engine
-
-        if bot not in BOTS:
-            raise fail(f"there is no bot {bot!r} (bots: {', '.join(sorted(BOTS))})", "unknown_bot")
 
 
 def _showdown(state: GameState, command: Any) -> HandState:
@@ -149,7 +147,6 @@ def replace(state: GameState, command: ReplaceSeat) -> list[Event]:
     seat = seat_of(state, command.seat)
     if not command.name.strip():
         raise fail("the new occupant needs a name", "malformed_command")
-    check_bot(command.bot)
     return [SeatReplaced(seat, command.name, command.bot)]
 
 
@@ -174,6 +171,15 @@ def retract(state: GameState, command: Retract) -> list[Event]:
             f"retracting {command.count} event(s) would keep a move but undo the scoring it caused; "
             f"retract {needed} to undo the move as well",
             "retract_partial",
+        )
+    before = earliest.prior
+    assert before is not None
+    if state.mode == DIGITAL and before.tally.hands_dealt < state.tally.hands_dealt:
+        # Undoing a digital deal would let the next DealHand draw a fresh shuffle.
+        raise fail(
+            f"retracting {command.count} event(s) would undo hand {state.tally.hands_dealt}'s deal; "
+            "a digital deal is never retracted, so a hand cannot be re-dealt",
+            "cannot_retract_deal",
         )
     return [Retracted(command.count, command.reason)]
 

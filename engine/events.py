@@ -22,9 +22,10 @@ from typing import Any, ClassVar
 
 from engine import codec as c
 from engine.cards import Card
+from engine.codec import Name, Reason, SeatIndex
 from engine.errors import EngineError
-from engine.rules import InvalidRuleSet, RuleSet
-from engine.state import MatchResult, Seat
+from engine.rules import RuleSet
+from engine.values import MatchResult, Seat
 
 
 class InvalidEvent(EngineError):
@@ -34,8 +35,9 @@ class InvalidEvent(EngineError):
 
 
 class Event:
-    """Base of all events. Subclasses declare ``TYPE``, ``SCHEMA_VERSION`` and ``FIELDS``
-    (the codec of each field, in order)."""
+    """Base of all events. Subclasses declare ``TYPE``, ``SCHEMA_VERSION`` and their
+    dataclass fields; ``FIELDS``, the codec of each field in order, is read off the
+    fields' annotations when the class is registered (:func:`engine.codec.codecs_of`)."""
 
     __slots__ = ()
     TYPE: ClassVar[str] = ""
@@ -52,18 +54,19 @@ class Event:
     def from_data(cls, data: Mapping[str, Any]) -> Any:
         """Rebuild from a current-version payload; missing or bad fields raise InvalidEvent."""
         if type(data) is not dict and not isinstance(data, Mapping):
-            raise InvalidEvent(f"{cls.TYPE}: data must be an object, not {data!r}")
+            raise InvalidEvent(f"{cls.TYPE}: data must be an object, not {c.short(data)}")
         if data.keys() != cls.FIELDS.keys():  # exactly the declared fields (no sets made)
             unknown = set(data) - set(cls.FIELDS)
             if unknown:
-                raise InvalidEvent(f"{cls.TYPE}: unknown field(s) {', '.join(sorted(unknown))}")
+                listed = c.listed(unknown)
+                raise InvalidEvent(f"{cls.TYPE}: unknown field(s) {listed}")
         values = {}
         for name, codec in cls.FIELDS.items():
             if name not in data:
                 raise InvalidEvent(f"{cls.TYPE}: missing field {name!r}")
             try:
                 values[name] = codec.decode(data[name])
-            except (TypeError, ValueError, KeyError, InvalidRuleSet) as exc:
+            except (TypeError, ValueError, KeyError) as exc:
                 raise InvalidEvent(f"{cls.TYPE}: bad {name!r}: {exc}") from exc
         return cls(**values)
 
@@ -74,17 +77,10 @@ class GameStarted(Event):
     (``game_end``, ``hands``, ``target_score``)."""
 
     TYPE: ClassVar[str] = "GameStarted"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {
-        "ruleset": c.RULESET,
-        "seats": c.SEATS,
-        "mode": c.STR,
-        "first_dealer": c.INT,
-        "stake": c.FRACTION,
-    }
     ruleset: RuleSet
     seats: tuple[Seat, ...]
     mode: str
-    first_dealer: int
+    first_dealer: SeatIndex
     stake: Fraction
 
 
@@ -95,18 +91,11 @@ class HandDealt(Event):
     ``upcard`` and any ``hands`` the scorekeeper knows."""
 
     TYPE: ClassVar[str] = "HandDealt"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {
-        "hand_number": c.INT,
-        "dealer": c.INT,
-        "deck": c.OPT_CARDS,
-        "upcard": c.OPT_CARD,
-        "hands": c.HANDS,
-    }
     hand_number: int
-    dealer: int
+    dealer: SeatIndex
     deck: tuple[Card, ...] | None
     upcard: Card | None
-    hands: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    hands: dict[SeatIndex, tuple[Card, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +103,7 @@ class UpcardPassed(Event):
     """A player declined gin's first upcard."""
 
     TYPE: ClassVar[str] = "UpcardPassed"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT}
-    seat: int
+    seat: SeatIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +112,7 @@ class CardDrawn(Event):
     public does not know it (a physical stock draw)."""
 
     TYPE: ClassVar[str] = "CardDrawn"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "source": c.STR, "card": c.OPT_CARD}
-    seat: int
+    seat: SeatIndex
     source: str
     card: Card | None
 
@@ -133,8 +120,7 @@ class CardDrawn(Event):
 @dataclass(frozen=True, slots=True)
 class CardDiscarded(Event):
     TYPE: ClassVar[str] = "CardDiscarded"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "card": c.CARD}
-    seat: int
+    seat: SeatIndex
     card: Card
 
 
@@ -144,8 +130,7 @@ class Knocked(Event):
     ``lay_down`` for a hoyle rum laid down without discarding."""
 
     TYPE: ClassVar[str] = "Knocked"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "card": c.OPT_CARD, "lay_down": c.BOOL}
-    seat: int
+    seat: SeatIndex
     card: Card | None
     lay_down: bool = False
 
@@ -156,8 +141,7 @@ class StockRestocked(Event):
     ``reshuffle`` with ``order`` the new stock, top first (None when unknown)."""
 
     TYPE: ClassVar[str] = "StockRestocked"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "method": c.STR, "order": c.OPT_CARDS}
-    seat: int
+    seat: SeatIndex
     method: str
     order: tuple[Card, ...] | None
 
@@ -167,8 +151,7 @@ class DrawDeclined(Event):
     """The stock is empty and the player to draw did not take the discard: play ends."""
 
     TYPE: ClassVar[str] = "DrawDeclined"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT}
-    seat: int
+    seat: SeatIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +159,7 @@ class HandRevealed(Event):
     """Physical showdown: one seat's hand, with the arrangement it declared if any."""
 
     TYPE: ClassVar[str] = "HandRevealed"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "cards": c.CARDS, "melds": c.OPT_MELDS}
-    seat: int
+    seat: SeatIndex
     cards: tuple[Card, ...]
     melds: tuple[tuple[Card, ...], ...] | None = None
 
@@ -189,18 +171,11 @@ class HandResultRecorded(Event):
     (unverified)."""
 
     TYPE: ClassVar[str] = "HandResultRecorded"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {
-        "hand_number": c.INT,
-        "dealer": c.INT,
-        "knocker": c.OPT_INT,
-        "hands": c.OPT_HANDS,
-        "deadwood": c.OPT_COUNTS,
-    }
     hand_number: int
-    dealer: int
-    knocker: int | None
-    hands: dict[int, tuple[Card, ...]] | None
-    deadwood: dict[int, int] | None
+    dealer: SeatIndex
+    knocker: SeatIndex | None
+    hands: dict[SeatIndex, tuple[Card, ...]] | None
+    deadwood: dict[SeatIndex, int] | None
 
     @property
     def verified(self) -> bool:
@@ -215,24 +190,13 @@ class HandScored(Event):
     revealed hands and arrangements (public once scored)."""
 
     TYPE: ClassVar[str] = "HandScored"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {
-        "hand_number": c.INT,
-        "outcome": c.STR,
-        "knocker": c.OPT_INT,
-        "deadwood": c.COUNTS,
-        "points": c.POINTS,
-        "winners": c.INTS,
-        "rum_seats": c.INTS,
-        "verified": c.BOOL,
-        "detail": c.JSON,
-    }
     hand_number: int
     outcome: str
-    knocker: int | None
-    deadwood: dict[int, int]
-    points: dict[int, Fraction]
-    winners: tuple[int, ...]
-    rum_seats: tuple[int, ...]
+    knocker: SeatIndex | None
+    deadwood: dict[SeatIndex, int]
+    points: dict[SeatIndex, Fraction]
+    winners: tuple[SeatIndex, ...]
+    rum_seats: tuple[SeatIndex, ...]
     verified: bool
     detail: dict[str, Any] = field(default_factory=dict)
 
@@ -243,13 +207,7 @@ class ReentryDecided(Event):
     score set to ``score``) or stays out."""
 
     TYPE: ClassVar[str] = "ReentryDecided"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {
-        "seat": c.INT,
-        "reenter": c.BOOL,
-        "paid": c.FRACTION,
-        "score": c.FRACTION,
-    }
-    seat: int
+    seat: SeatIndex
     reenter: bool
     paid: Fraction
     score: Fraction
@@ -260,10 +218,9 @@ class ScoreAdjusted(Event):
     """A director's penalty (negative) or correction, with the reason."""
 
     TYPE: ClassVar[str] = "ScoreAdjusted"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "points": c.FRACTION, "reason": c.STR}
-    seat: int
+    seat: SeatIndex
     points: Fraction
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,10 +228,9 @@ class SeatReplaced(Event):
     """A substitute (``bot`` None) or a bot takes over a seat."""
 
     TYPE: ClassVar[str] = "SeatReplaced"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"seat": c.INT, "name": c.STR, "bot": c.OPT_STR}
-    seat: int
-    name: str
-    bot: str | None
+    seat: SeatIndex
+    name: Name
+    bot: Name | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,16 +238,14 @@ class Retracted(Event):
     """Undoes the latest ``count`` events still in effect; they stay in the log."""
 
     TYPE: ClassVar[str] = "Retracted"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"count": c.INT, "reason": c.STR}
     count: int
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
 class GameAbandoned(Event):
     TYPE: ClassVar[str] = "GameAbandoned"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"reason": c.STR}
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,29 +253,31 @@ class GameFinished(Event):
     """The game is over; ``result`` is what the league turns into standings."""
 
     TYPE: ClassVar[str] = "GameFinished"
-    FIELDS: ClassVar[dict[str, c.Codec]] = {"result": c.RESULT}
     result: MatchResult
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls
-    for cls in (
-        GameStarted,
-        HandDealt,
-        UpcardPassed,
-        CardDrawn,
-        CardDiscarded,
-        Knocked,
-        StockRestocked,
-        DrawDeclined,
-        HandRevealed,
-        HandResultRecorded,
-        HandScored,
-        ReentryDecided,
-        ScoreAdjusted,
-        SeatReplaced,
-        Retracted,
-        GameAbandoned,
-        GameFinished,
-    )
-}
+def _registered(*classes: type[Event]) -> dict[str, type[Event]]:
+    for cls in classes:
+        cls.FIELDS = c.codecs_of(cls)
+    return {cls.TYPE: cls for cls in classes}
+
+
+EVENT_TYPES: dict[str, type[Event]] = _registered(
+    GameStarted,
+    HandDealt,
+    UpcardPassed,
+    CardDrawn,
+    CardDiscarded,
+    Knocked,
+    StockRestocked,
+    DrawDeclined,
+    HandRevealed,
+    HandResultRecorded,
+    HandScored,
+    ReentryDecided,
+    ScoreAdjusted,
+    SeatReplaced,
+    Retracted,
+    GameAbandoned,
+    GameFinished,
+)

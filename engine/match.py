@@ -1,5 +1,5 @@
 """How a game ends and what it yields: the game-end rules of RULES.md and the
-:class:`~engine.state.MatchResult`; also scoring a hand from announced deadwood
+:class:`~engine.values.MatchResult`; also scoring a hand from announced deadwood
 counts alone (the physical quick path's unverified entry).
 """
 
@@ -12,7 +12,8 @@ from typing import Any
 from engine import scoring
 from engine.errors import IllegalMove
 from engine.rules import RuleSet
-from engine.state import AWAITING_DEAL, GameState, MatchResult
+from engine.state import AWAITING_DEAL, GameState
+from engine.values import MatchResult
 
 ZERO = Fraction(0)
 

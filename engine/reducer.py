@@ -1,7 +1,10 @@
 """The pure fold: ``apply(state, event) -> state`` and ``replay(events) -> state``.
 
-``apply`` trusts its events (``decide`` validated them) and is written for speed:
-hands are bitmasks, piles tuples, and every state is built once, positionally.
+``apply`` first checks that ``decide`` could have written the event
+(:mod:`engine.provenance`: an imported log is checked, not trusted), then folds it in,
+written for speed:
+hands are bitmasks, piles tuples; a move's hand is ``dataclasses.replace`` of the
+last one, naming only the fields it changes.
 It never calls a random generator.
 """
 
@@ -33,6 +36,7 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
+from engine.provenance import check_event, check_start
 from engine.settle import (
     advance,
     apply_abandoned,
@@ -176,9 +180,9 @@ def _upcard_passed(state: GameState, e: UpcardPassed) -> GameState:
     assert h is not None
     passes = h.passes + 1
     if passes >= len(h.order):
-        hand = h._replace(passes=passes, phase=DRAW, to_move=h.order[0])
+        hand = dataclasses.replace(h, passes=passes, phase=DRAW, to_move=h.order[0])
     else:
-        hand = h._replace(passes=passes, to_move=h.order[passes])
+        hand = dataclasses.replace(h, passes=passes, to_move=h.order[passes])
     return advance(state, PLAYING, state.tally, hand)
 
 
@@ -202,26 +206,15 @@ def _drawn(state: GameState, e: CardDrawn) -> GameState:
     if card >= 0:
         hands[seat] |= 1 << card
     sizes[seat] += 1
-    hand = HandState(
-        h.number,
-        h.dealer,
-        h.order,
-        h.deal_size,
-        DISCARD,
-        seat,
-        tuple(hands),
-        tuple(sizes),
-        stock,
-        pile,
-        taken,
-        h.turns,
-        h.passes,
-        h.restocks,
-        h.knocker,
-        h.knock_card,
-        h.lay_down,
-        h.ended,
-        h.revealed,
+    hand = dataclasses.replace(
+        h,
+        phase=DISCARD,
+        to_move=seat,
+        hands=tuple(hands),
+        sizes=tuple(sizes),
+        stock=stock,
+        pile=pile,
+        taken=taken,
     )
     return GameState(state.version + 1, state.setup, PLAYING, state.tally, hand, state, state.depth + 1)
 
@@ -237,26 +230,15 @@ def _discarded(state: GameState, e: CardDiscarded) -> GameState:
     sizes[seat] -= 1
     order = h.order
     nxt = order[(order.index(seat) + 1) % len(order)]
-    hand = HandState(
-        h.number,
-        h.dealer,
-        order,
-        h.deal_size,
-        DRAW,
-        nxt,
-        tuple(hands),
-        tuple(sizes),
-        h.stock,
-        (*h.pile, card),
-        -1,
-        h.turns + 1,
-        h.passes,
-        h.restocks,
-        h.knocker,
-        h.knock_card,
-        h.lay_down,
-        h.ended,
-        h.revealed,
+    hand = dataclasses.replace(
+        h,
+        phase=DRAW,
+        to_move=nxt,
+        hands=tuple(hands),
+        sizes=tuple(sizes),
+        pile=(*h.pile, card),
+        taken=-1,
+        turns=h.turns + 1,
     )
     return GameState(state.version + 1, state.setup, PLAYING, state.tally, hand, state, state.depth + 1)
 
@@ -272,7 +254,8 @@ def _knocked(state: GameState, e: Knocked) -> GameState:
         hands[e.seat] &= ~(1 << card)
     if not e.lay_down:
         sizes[e.seat] -= 1
-    hand = h._replace(
+    hand = dataclasses.replace(
+        h,
         phase=OVER,
         hands=tuple(hands),
         sizes=tuple(sizes),
@@ -294,14 +277,14 @@ def _restocked(state: GameState, e: StockRestocked) -> GameState:
         new = tuple(card.index for card in e.order)
     else:
         new = (-1,) * len(h.pile)
-    hand = h._replace(stock=new + h.stock, pile=(), restocks=h.restocks + 1)
+    hand = dataclasses.replace(h, stock=new + h.stock, pile=(), restocks=h.restocks + 1)
     return advance(state, PLAYING, state.tally, hand)
 
 
 def _declined(state: GameState, e: DrawDeclined) -> GameState:
     h = state.hand
     assert h is not None
-    hand = h._replace(phase=OVER, ended="stock_out")
+    hand = dataclasses.replace(h, phase=OVER, ended="stock_out")
     return advance(state, SHOWDOWN, state.tally, hand)
 
 
@@ -312,9 +295,9 @@ def _revealed(state: GameState, e: HandRevealed) -> GameState:
     hands = list(h.hands)
     revealed = list(h.revealed)
     hands[e.seat] = revealed[e.seat] = mask
-    hand = h._replace(hands=tuple(hands), revealed=tuple(revealed))
+    hand = dataclasses.replace(h, hands=tuple(hands), revealed=tuple(revealed))
     if e.seat == h.knocker and e.melds is not None:
-        hand = hand._replace(knocker_melds=e.melds)
+        hand = dataclasses.replace(hand, knocker_melds=e.melds)
     return advance(state, SHOWDOWN, state.tally, hand)
 
 
@@ -328,11 +311,11 @@ def _result_recorded(state: GameState, e: HandResultRecorded) -> GameState:
         deal = state.setup.ruleset.cards_per_player(len(order))
         sizes = tuple(deal if s in order else 0 for s in range(n_seats))
         hand = _new_hand(e.hand_number, e.dealer, order, deal, OVER, (0,) * n_seats, sizes, (), ())
-        hand = hand._replace(knocker=knocker, ended=ended)
+        hand = dataclasses.replace(hand, knocker=knocker, ended=ended)
         t = dataclasses.replace(t, hands_dealt=t.hands_dealt + 1, last_dealer=e.dealer)
     else:
         assert state.hand is not None
-        hand = state.hand._replace(phase=OVER, knocker=knocker, ended=ended)
+        hand = dataclasses.replace(state.hand, phase=OVER, knocker=knocker, ended=ended)
     if e.hands is not None:
         masks = list(hand.hands)
         shown = list(hand.revealed)
@@ -341,8 +324,8 @@ def _result_recorded(state: GameState, e: HandResultRecorded) -> GameState:
         held = list(hand.sizes)
         if e.knocker is not None and len(e.hands[e.knocker]) == hand.deal_size + 1:
             held[e.knocker] = hand.deal_size + 1
-            hand = hand._replace(lay_down=True)
-        hand = hand._replace(hands=tuple(masks), revealed=tuple(shown), sizes=tuple(held))
+            hand = dataclasses.replace(hand, lay_down=True)
+        hand = dataclasses.replace(hand, hands=tuple(masks), revealed=tuple(shown), sizes=tuple(held))
     return advance(state, SHOWDOWN, t, hand)
 
 
@@ -371,7 +354,7 @@ def apply(state: GameState | None, event: Event) -> GameState:
 
     >>> from engine.events import GameStarted
     >>> from engine.rules import get_ruleset
-    >>> from engine.state import Seat
+    >>> from engine.values import Seat
     >>> s = apply(None, GameStarted(get_ruleset("gin"), (Seat("Ann"), Seat("Bo")), "digital", 0, Fraction(0)))
     >>> s.status, s.needs_deal, s.version
     ('awaiting_deal', True, 1)
@@ -379,12 +362,14 @@ def apply(state: GameState | None, event: Event) -> GameState:
     if state is None:
         if type(event) is not GameStarted:
             raise InvalidEvent(f"a game log starts with GameStarted, not {type(event).__name__}")
+        check_start(event)
         return _started(event)
     handler = _HANDLERS.get(type(event))
     if handler is None:
         if type(event) is GameStarted:
             raise InvalidEvent("GameStarted may only open a game log")
         raise InvalidEvent(f"not an event: {event!r}")
+    check_event(state, event)  # a log from outside replays only if decide could have written it
     return handler(state, event)
 
 

@@ -13,11 +13,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import CARD_VALUES
+from engine.errors import EngineError
+
 SCHEMA_VERSION = 1
+MAX_PLAYERS = 8  # the most seats any rule set may have
+MAX_OPTION = 1_000_000  # the largest whole-number option
 
 
-class InvalidRuleSet(ValueError):
-    """An unknown preset or option, or an option value the rules do not allow."""
+class InvalidRuleSet(EngineError):
+    """An unknown preset or option, or an option value the rules do not allow
+    (code ``invalid_ruleset``)."""
+
+    default_code = "invalid_ruleset"
 
 
 # Allowed values of the enumerated options.
@@ -112,6 +120,16 @@ class RuleSet:
             )
         return self._deal[players]
 
+    def max_deadwood(self, players: int) -> int:
+        """The most deadwood one hand of ``players`` players can hold: its highest-valued
+        cards, jokers at ``joker_value``, none of them melded.
+
+        >>> get_ruleset("knock-rummy").max_deadwood(3), get_ruleset("rami").max_deadwood(3)
+        (70, 100)
+        """
+        values = sorted((*CARD_VALUES[:52], *(self.joker_value,) * self.jokers), reverse=True)
+        return sum(values[: self.cards_per_player(players)])
+
     def options(self) -> dict[str, Any]:
         """Every option as plain JSON-ready values (``cards_dealt`` keyed by player count);
         a fresh dict the caller may change."""
@@ -128,7 +146,9 @@ class RuleSet:
         options = data.get("options", {})
         if not isinstance(options, Mapping):
             raise InvalidRuleSet("a stored rule set's 'options' must be an object")
-        return get_ruleset(str(data["preset"]), **options)
+        if not all(isinstance(key, str) for key in options):
+            raise InvalidRuleSet("a stored rule set's options are named by strings")
+        return get_ruleset(data["preset"], **options)
 
     def replace(self, **options: Any) -> RuleSet:
         """This rule set with some options overridden (validated like :func:`get_ruleset`)."""
@@ -193,6 +213,8 @@ def find_preset(name: str) -> str:
     >>> find_preset("Gin"), find_preset("knock_rami")
     ('gin-rummy', 'knock-rami')
     """
+    if not isinstance(name, str) or len(name) > 64:
+        raise InvalidRuleSet(f"a rule preset is named by a short string, not {_shown(name)}")
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     key = ALIASES.get(key, key)
     if key not in PRESETS:
@@ -201,7 +223,7 @@ def find_preset(name: str) -> str:
     return key
 
 
-def get_ruleset(name: str, **options: Any) -> RuleSet:
+def get_ruleset(name: str, /, **options: Any) -> RuleSet:
     """The preset ``name`` (or an alias) with ``options`` overriding its defaults.
 
     >>> get_ruleset("knock-rummy", max_players=6, cards_dealt={2: 10, 3: 7, 4: 7, 5: 6, 6: 6}).max_players
@@ -215,7 +237,7 @@ def get_ruleset(name: str, **options: Any) -> RuleSet:
     merged: dict[str, Any] = {**PRESETS[preset]}
     for key, value in options.items():
         if key not in _OPTION_TYPES:
-            raise InvalidRuleSet(f"unknown option {key!r} for {preset}")
+            raise InvalidRuleSet(f"unknown option {_shown(key)} for {preset}")
         merged[key] = value
     kwargs = {key: _coerce(key, value) for key, value in merged.items()}
     return RuleSet(preset=preset, **kwargs)
@@ -225,36 +247,48 @@ def _coerce(key: str, value: Any) -> Any:
     """Check one option's type; ``cards_dealt`` accepts a mapping with int or str keys."""
     kind = _OPTION_TYPES[key]
     if key == "cards_dealt":
+        wrong = InvalidRuleSet("option 'cards_dealt' must map a player count to a number of cards")
         if not isinstance(value, Mapping) and not isinstance(value, (tuple, list)):
-            raise InvalidRuleSet("option 'cards_dealt' must map a player count to a number of cards")
-        pairs = value.items() if isinstance(value, Mapping) else value
+            raise wrong
         try:
+            pairs = list(value.items() if isinstance(value, Mapping) else value)
             deal = sorted((_strict_int(p), _strict_int(c)) for p, c in pairs)
         except (TypeError, ValueError) as exc:
-            raise InvalidRuleSet("option 'cards_dealt' must map a player count to a number of cards") from exc
+            raise wrong from exc
+        if any(not 2 <= p <= MAX_PLAYERS for p, _ in deal):
+            raise InvalidRuleSet(f"option 'cards_dealt' has a player count outside 2..{MAX_PLAYERS}")
+        if len({p for p, _ in deal}) != len(deal):
+            raise InvalidRuleSet("option 'cards_dealt' gives a player count twice")
         return tuple(deal)
     if kind == "bool":
         if not isinstance(value, bool):
-            raise InvalidRuleSet(f"option {key!r} must be true or false, not {value!r}")
+            raise InvalidRuleSet(f"option {key!r} must be true or false, not {_shown(value)}")
         return value
     if kind in ("int", "int | None"):
         if value is None and kind == "int | None":
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidRuleSet(f"option {key!r} must be a whole number, not {value!r}")
+            raise InvalidRuleSet(f"option {key!r} must be a whole number, not {_shown(value)}")
+        if value > MAX_OPTION:  # below zero is checked, with its reason, by _validate
+            raise InvalidRuleSet(f"option {key!r} must be at most {MAX_OPTION}, not {_shown(value)}")
         return value
     if key in CHOICES:
-        if value not in CHOICES[key]:
+        if not isinstance(value, str) or value not in CHOICES[key]:
             allowed = ", ".join(CHOICES[key])
-            raise InvalidRuleSet(f"option {key!r} must be one of {allowed}; got {value!r}")
+            raise InvalidRuleSet(f"option {key!r} must be one of {allowed}; got {_shown(value)}")
         return value
     raise AssertionError(f"option {key!r} has no coercion")  # pragma: no cover
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _strict_int(value: Any) -> int:
     if isinstance(value, bool):
         raise TypeError(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and len(value) <= 3 and value.strip().lstrip("-").isdigit():
         return int(value)
     if isinstance(value, int):
         return value
@@ -265,9 +299,9 @@ def _validate(rs: RuleSet) -> None:
     def fail(message: str) -> None:
         raise InvalidRuleSet(f"{rs.preset}: {message}")
 
-    if not 2 <= rs.min_players <= rs.max_players <= 8:
+    if not 2 <= rs.min_players <= rs.max_players <= MAX_PLAYERS:
         fail(
-            "players must satisfy 2 <= min_players <= max_players <= 8 "
+            f"players must satisfy 2 <= min_players <= max_players <= {MAX_PLAYERS} "
             f"(got {rs.min_players}..{rs.max_players})"
         )
     if not 0 <= rs.jokers <= 2:

@@ -28,9 +28,9 @@ from engine.state import (
     OVER,
     GameState,
     HandState,
-    Seat,
     Tally,
 )
+from engine.values import Seat
 
 
 def advance(state: GameState, status: str, tally: Tally, hand: HandState | None) -> GameState:
@@ -85,7 +85,7 @@ def apply_scored(state: GameState, e: HandScored) -> GameState:
     )
     hand = state.hand
     if hand is not None:
-        hand = hand._replace(phase=OVER, ended="void" if void else hand.ended or "knock")
+        hand = dataclasses.replace(hand, phase=OVER, ended="void" if void else hand.ended or "knock")
     return advance(state, AWAITING_REENTRY if pending else AWAITING_DEAL, tally, hand)
 
 

@@ -155,10 +155,17 @@ def record_result(
                 check_reveal(hand, seat, hands[seat], rs.deck_size, hands)
         scored = score_hands(state, ordered, knocker, number)
     else:
+        most = rs.max_deadwood(len(order))
         for seat, count in ordered.items():
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise IllegalMove(
                     f"seat {seat}'s deadwood must be a whole number >= 0, not {count!r}", "malformed_command"
+                )
+            if count > most:
+                raise IllegalMove(
+                    f"seat {seat}'s deadwood {count} is more than a {rs.cards_per_player(len(order))}-card "
+                    f"hand can hold under {rs.preset} ({most})",
+                    "invalid_deadwood",
                 )
         if knocker is None and rs.scoring == "gin":
             scored = HandScored(number, "void", None, {}, {}, (), (), False, {})

@@ -10,13 +10,13 @@ a bitmask of them, a stock or discard pile a tuple of them, ``-1`` an unknown ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import ALL_CARDS, Card, mask_to_cards
 from engine.rules import RuleSet
+from engine.values import MatchResult, Seat
 
 if TYPE_CHECKING:
     from engine.events import HandScored
@@ -42,17 +42,6 @@ MODES = (DIGITAL, PHYSICAL)
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
-    """Who sits in a seat: a name, and the bot's name when a bot plays it."""
-
-    name: str
-    bot: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot}
-
-
-@dataclass(frozen=True, slots=True)
 class Setup:
     """What ``GameStarted`` fixed (seats change only by ``SeatReplaced``)."""
 
@@ -63,13 +52,14 @@ class Setup:
     stake: Fraction
 
 
-class HandState(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class HandState:
     """One hand in play. ``hands`` are bitmasks: in a digital game the whole hand, in a
     physical game only the cards the public knows are there (taken from the discard
     pile, or entered by the scorekeeper); ``sizes`` are the true hand sizes.
 
-    A named tuple rather than a dataclass: it is rebuilt on every move, and a tuple
-    is several times quicker to build (immutable and comparable all the same).
+    Moves build the next one with ``dataclasses.replace``, naming only what changes,
+    so a field added later is carried over rather than silently reset.
     """
 
     number: int
@@ -128,60 +118,6 @@ class HandState(NamedTuple):
             if self.knocker_melds is None
             else [[c.code for c in meld] for meld in self.knocker_melds],
         }
-
-
-@dataclass(frozen=True, slots=True)
-class MatchResult:
-    """How a finished game ended, for the league's standings.
-
-    ``ranking`` lists the places best first, each a tuple of the seats sharing it;
-    ``places`` is each seat's place (1 = first; equal places for ties). ``points`` is
-    what each seat won or lost over the game (settlement: its total; knock-rami: its
-    share of the pool minus what it paid in; gin: the difference of totals, with the
-    bonuses), ``totals`` each seat's final score, ``rums`` its rums or gins.
-
-    >>> r = MatchResult(((1,), (0,)), (2, 1), (Fraction(-5), Fraction(5)), (Fraction(-5), Fraction(5)),
-    ...                 (0, 1), (0, 0), 1, Fraction(0), (1,))
-    >>> MatchResult.from_dict(r.to_dict()) == r
-    True
-    """
-
-    ranking: tuple[tuple[int, ...], ...]
-    places: tuple[int, ...]
-    points: tuple[Fraction, ...]
-    totals: tuple[Fraction, ...]
-    hands_won: tuple[int, ...]
-    rums: tuple[int, ...]
-    hands_played: int
-    pool: Fraction
-    winners: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ranking": [list(place) for place in self.ranking],
-            "places": list(self.places),
-            "points": [str(p) for p in self.points],
-            "totals": [str(t) for t in self.totals],
-            "hands_won": list(self.hands_won),
-            "rums": list(self.rums),
-            "hands_played": self.hands_played,
-            "pool": str(self.pool),
-            "winners": list(self.winners),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MatchResult:
-        return cls(
-            ranking=tuple(tuple(int(s) for s in place) for place in data["ranking"]),
-            places=tuple(int(p) for p in data["places"]),
-            points=tuple(Fraction(p) for p in data["points"]),
-            totals=tuple(Fraction(t) for t in data["totals"]),
-            hands_won=tuple(int(h) for h in data["hands_won"]),
-            rums=tuple(int(r) for r in data["rums"]),
-            hands_played=int(data["hands_played"]),
-            pool=Fraction(data["pool"]),
-            winners=tuple(int(w) for w in data["winners"]),
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.codec import short
 from engine.events import EVENT_TYPES, Event, InvalidEvent
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -44,14 +45,14 @@ def event_from_dict(stored: Mapping[str, Any]) -> Event:
     """
     # type() first: the ABC's isinstance is slow, and stored events are read by the thousand
     if type(stored) is not dict and not isinstance(stored, Mapping):
-        raise InvalidEvent(f"a stored event is an object, not {stored!r}")
+        raise InvalidEvent(f"a stored event is an object, not {short(stored)}")
     event_type = stored.get("type")
     cls = EVENT_TYPES.get(event_type) if isinstance(event_type, str) else None
     if cls is None:
-        raise InvalidEvent(f"unknown event type {event_type!r}", code="unknown_event_type")
+        raise InvalidEvent(f"unknown event type {short(event_type)}", code="unknown_event_type")
     version = stored.get("schema_version", 1)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise InvalidEvent(f"{event_type}: schema_version must be a positive integer, not {version!r}")
+        raise InvalidEvent(f"{event_type}: schema_version must be a positive integer, not {short(version)}")
     if version > cls.SCHEMA_VERSION:
         raise InvalidEvent(
             f"{event_type} v{version} is newer than this engine reads (v{cls.SCHEMA_VERSION})",
@@ -59,7 +60,7 @@ def event_from_dict(stored: Mapping[str, Any]) -> Event:
         )
     data = stored.get("data", {})
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise InvalidEvent(f"{event_type}: data must be an object, not {data!r}")
+        raise InvalidEvent(f"{event_type}: data must be an object, not {short(data)}")
     payload = data  # read as it is; an upcaster gets a copy of its own
     while version < cls.SCHEMA_VERSION:
         upcaster = UPCASTERS.get((cls.TYPE, version))

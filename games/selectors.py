@@ -9,7 +9,7 @@ import engine
 from engine import GameState
 from games import store
 from games.access import GameAccess, access_for
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, Mode
 from games.redaction import redact_events
 
 
@@ -47,8 +47,12 @@ def events_for_viewer(user: Any, game: Game, *, after: int, seat: int | None) ->
 
 
 def state_payload(access: GameAccess, state: GameState, *, seat: int | None) -> dict[str, Any]:
-    """The game as the caller may see it: its seat's view, or the public view."""
+    """The game as the caller may see it: its seat's view, or the public view. A physical
+    game's recorder (owner or scorekeeper, seated nowhere) gets every legal command, with
+    the cards the seat to act could hold; everyone else only commands naming cards their
+    view shows."""
     game = access.game
+    recorder = seat is None and game.mode == Mode.PHYSICAL and not access.seats and access.may_record
     return {
         "id": game.pk,
         "version": state.version,
@@ -57,7 +61,7 @@ def state_payload(access: GameAccess, state: GameState, *, seat: int | None) -> 
         "owner": game.owner_id,
         "seats": game.seats,
         "viewer": {"role": access.role, "seat": seat, "seats": list(access.seats)},
-        "view": engine.view(state, seat).to_dict(),
+        "view": engine.view(state, seat, recorder=recorder).to_dict(),
     }
 
 

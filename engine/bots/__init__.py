@@ -19,9 +19,9 @@ from collections.abc import Callable
 from random import Random
 
 from engine.bots.greedy import greedy_bot
-from engine.bots.random_bot import random_bot
+from engine.bots.uniform import random_bot
 from engine.commands import Command
-from engine.view import View
+from engine.visibility import View
 
 Bot = Callable[[View, Random], Command]
 

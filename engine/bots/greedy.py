@@ -27,7 +27,7 @@ from engine.commands import (
     Restock,
 )
 from engine.rules import RuleSet
-from engine.view import View
+from engine.visibility import View
 
 KNOCK_AT = 7
 

@@ -282,9 +282,21 @@ CASES: list[tuple[str, Callable[[], Table], Command, str]] = [
         "only 0 event(s) can be retracted (GameStarted cannot)",
     ),
     ("malformed_command", started, AdjustScore(0, Fraction(-5), " "), "a score adjustment needs a reason"),
+    (
+        "cannot_retract_deal",
+        knock_rummy,
+        Retract(1, "redeal"),
+        "retracting 1 event(s) would undo hand 1's deal; a digital deal is never retracted, "
+        "so a hand cannot be re-dealt",
+    ),
     ("invalid_card", lambda: physical_took_discard(), Discard(1, C("X1")), "X1 is not in this game's deck"),
+    (
+        "invalid_deadwood",
+        physical_showdown,
+        RecordHandResult(knocker=1, deadwood={0: 500, 1: 0, 2: 3}),
+        "seat 0's deadwood 500 is more than a 7-card hand can hold under knock-rummy (70)",
+    ),
     ("invalid_setup", started, None, ""),  # replaced below: StartGame is decided on no state
-    ("unknown_bot", started, None, ""),
 ]
 
 
@@ -315,12 +327,9 @@ def test_game_not_started_and_setup_codes() -> None:
         "invalid_setup",
         "gin-rummy is for 2 to 4 players, not 1",
     )
-    with pytest.raises(IllegalMove) as error:
-        decide(None, StartGame(get_ruleset("gin"), (Seat("Ann"), Seat("Bot", "clever"))))
-    assert (error.value.code, error.value.message) == (
-        "unknown_bot",
-        "there is no bot 'clever' (bots: greedy, random)",
-    )
+    # Bot names are the caller's to check (engine.bots.get_bot): the rules never import the bots.
+    started = decide(None, StartGame(get_ruleset("gin"), (Seat("Ann"), Seat("Bot", "clever"))))
+    assert [type(e).__name__ for e in started] == ["GameStarted"]
 
 
 def test_unknown_and_malformed_commands_on_the_wire() -> None:
@@ -388,6 +397,18 @@ def test_every_code_is_tested() -> None:
 
 def _state_after(table: Table) -> GameState:
     return table.s
+
+
+def test_announced_deadwood_is_capped_by_the_hand_size_jokers_included() -> None:
+    table = Table(get_ruleset("rami"), ["Ann", "Bo", "Cy"], mode="physical")
+    with pytest.raises(IllegalMove) as error:
+        decide(table.s, RecordHandResult(knocker=0, deadwood={0: 0, 1: 100, 2: 101}))
+    assert (error.value.code, error.value.message) == (
+        "invalid_deadwood",
+        "seat 2's deadwood 101 is more than a 7-card hand can hold under knock-rami (100)",
+    )
+    events = decide(table.s, RecordHandResult(knocker=0, deadwood={0: 0, 1: 100, 2: 100}))
+    assert [type(e).__name__ for e in events][:2] == ["HandResultRecorded", "HandScored"]
 
 
 def test_record_result_in_wrong_status() -> None:

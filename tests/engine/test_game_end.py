@@ -40,15 +40,17 @@ def test_rami_everyone_out_at_once_and_nobody_reenters() -> None:
 
 
 def test_rami_tied_lowest_share_the_pool() -> None:
-    table = Table(get_ruleset("rami", reentry=False), ["A", "B", "C"], mode="physical", stake=10)
-    counts(table, 1, s0=100, s1=100, s2=120)
+    table = Table(
+        get_ruleset("rami", reentry=False, joker_value=50), ["A", "B", "C"], mode="physical", stake=10
+    )
+    counts(table, 1, s0=100, s1=100, s2=120)  # jokers at 50: a 7-card hand may hold 150
     result = table.s.result
     assert result is not None and result.winners == (0, 1) and result.places == (1, 1, 3)
     assert points(result.points) == ["5", "5", "-10"]
 
 
 def test_rami_reentry_with_nobody_still_in_takes_the_ruling_score() -> None:
-    table = Table(get_ruleset("rami"), ["A", "B", "C"], mode="physical", stake=10)
+    table = Table(get_ruleset("rami", joker_value=50), ["A", "B", "C"], mode="physical", stake=10)
     counts(table, 1, s0=100, s1=105, s2=120)
     table.do(DecideReentry(1, True))  # pays 15 of the pool of 30
     table.do(DecideReentry(2, True))  # pays half of the 45 now in the pool
@@ -71,7 +73,7 @@ def test_rami_reentry_with_nobody_still_in_takes_the_ruling_score() -> None:
 
 
 def test_rami_a_seat_reenters_only_once() -> None:
-    table = Table(get_ruleset("rami"), ["A", "B", "C"], mode="physical")
+    table = Table(get_ruleset("rami", joker_value=50), ["A", "B", "C"], mode="physical")
     counts(table, 1, s0=120, s1=0, s2=10)
     table.do(DecideReentry(0, True))  # back in at 10, the highest score still in
     assert points(table.s.scores) == ["10", "-10", "10"]
@@ -97,9 +99,6 @@ def test_adjustments_replacements_and_abandonment() -> None:
     table.do(AdjustScore(1, Fraction(-5), "late arrival"))
     table.do(ReplaceSeat(1, "Robo", "greedy"))
     assert table.s.seats == (Seat("A"), Seat("Robo", "greedy")) and points(table.s.scores) == ["0", "-5"]
-    with pytest.raises(IllegalMove) as error:
-        table.do(ReplaceSeat(1, "Robo", "clever"))
-    assert error.value.code == "unknown_bot"
     counts(table, 0, s0=3, s1=10)
     counts(table, 1, s0=10, s1=10)  # the knocker ties and steps aside: seat 0 has nothing to collect
     result = table.s.result
@@ -113,7 +112,7 @@ def test_adjustments_replacements_and_abandonment() -> None:
 
 
 def test_state_and_view_are_json_ready() -> None:
-    table = Table(get_ruleset("rami"), ["A", "B", "C"], mode="physical", stake=3)
+    table = Table(get_ruleset("rami", joker_value=50), ["A", "B", "C"], mode="physical", stake=3)
     counts(table, 1, s0=120, s1=0, s2=10)
     for data in (table.s.to_dict(), view(table.s).to_dict(), view(table.s, 0).to_dict()):
         assert json.loads(json.dumps(data)) == data

@@ -200,7 +200,10 @@ def test_physical_legal_commands_list_every_possible_card() -> None:
     discards = [c for c in commands if isinstance(c, Discard)]
     assert len(discards) == 51  # any card but the upcard could be in the hand
     assert Knock(1, None) in commands
-    assert view(table.s, None).legal_commands == tuple(commands)
+    assert view(table.s, None, recorder=True).legal_commands == tuple(commands)
+    # Nobody else is shown a card the seat might hold: only the unseen knock stays listed.
+    assert view(table.s, None).legal_commands == (Knock(1, None),)
+    assert view(table.s, 1).legal_commands == (Knock(1, None),)
 
 
 def test_a_gin_knockers_declared_melds_decide_the_layoffs() -> None:

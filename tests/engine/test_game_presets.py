@@ -26,8 +26,8 @@ from engine import (
     parse_cards,
     shuffled_deck,
 )
+from engine.checks import next_dealer
 from engine.commands import DealHand
-from engine.decide import next_dealer
 from tests.engine.game_fixtures import Table, points
 
 C = Card.parse

@@ -87,8 +87,30 @@ def test_retractions_stack_and_a_retraction_is_not_itself_undone() -> None:
         "nothing_to_retract",
         "only 1 event(s) can be retracted (GameStarted cannot)",
     )
-    table.do(Retract(1, "redeal"))
-    assert table.s.status == "awaiting_deal" and table.s.needs_deal and table.s.tally.hands_dealt == 0
+    with pytest.raises(IllegalMove) as redeal:
+        table.do(Retract(1, "redeal"))  # a digital deal is never undone: no second shuffle
+    assert redeal.value.code == "cannot_retract_deal"
+    assert replay(table.log) == table.s
+
+
+def test_a_digital_deal_is_never_retracted_even_inside_a_longer_retraction() -> None:
+    table = game()
+    table.do(DrawFromStock(1))
+    with pytest.raises(IllegalMove) as error:
+        table.do(Retract(2, "start over"))
+    assert (error.value.code, error.value.message) == (
+        "cannot_retract_deal",
+        "retracting 2 event(s) would undo hand 1's deal; a digital deal is never retracted, "
+        "so a hand cannot be re-dealt",
+    )
+    assert table.s.hand is not None and table.s.hand.phase == "discard"  # nothing changed
+
+
+def test_a_physical_deal_may_be_retracted() -> None:
+    table = Table(get_ruleset("knock-rummy"), ["Ann", "Bo", "Cy"], mode="physical")
+    table.do(DealHand(upcard=C("TD")))
+    table.do(Retract(1, "wrong upcard entered"))
+    assert table.s.status == "awaiting_deal" and table.s.tally.hands_dealt == 0
     assert replay(table.log) == table.s
 
 

@@ -112,9 +112,11 @@ def play(game_id: int, actor: Any, command: dict[str, Any], **kwargs: Any) -> se
 
 
 def a_legal_move(state: Any, seat: int | None = None) -> dict[str, Any]:
-    """The first legal command of the seat to move (its own view decides)."""
+    """The first legal command of the seat to move (its own view decides; a physical game's
+    moves are entered by its recorder, who sees every card the seat could hold)."""
     seat = state.to_move if seat is None else seat
-    return engine.command_to_dict(engine.view(state, seat).legal_commands[0])
+    recorder = state.mode == "physical"
+    return engine.command_to_dict(engine.view(state, seat, recorder=recorder).legal_commands[0])
 
 
 @pytest.fixture

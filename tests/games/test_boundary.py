@@ -72,7 +72,9 @@ def test_numbers_and_strings_out_of_range_are_400_naming_the_path(
 
 
 def test_a_surrogate_pair_is_a_character_not_a_lone_surrogate(ann: Any) -> None:
-    response = raw_post(client_for(ann), URL, '{"seats": [{"name": "\\ud83c\\udccf"}, {"name": "B"}]}')
+    response = raw_post(
+        client_for(ann), URL, '{"mode": "physical", "seats": [{"name": "\\ud83c\\udccf"}, {"name": "B"}]}'
+    )
     assert response.status_code == 201, response.json()
     assert Game.objects.get().seats[0]["name"] == "\U0001f0cf"
 
@@ -108,7 +110,9 @@ def test_serializer_limits_are_400_invalid_request(ann: Any, body: dict[str, Any
 
 
 def test_a_stake_in_range_is_taken_exactly(ann: Any) -> None:
-    response = client_for(ann).post(URL, {"seats": TWO_SEATS, "stake": "1000000/1000"}, format="json")
+    response = client_for(ann).post(
+        URL, {"mode": "physical", "seats": TWO_SEATS, "stake": "1000000/1000"}, format="json"
+    )
     assert response.status_code == 201
     assert response.json()["events"][0]["data"]["stake"] == "1000"
 

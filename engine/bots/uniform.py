@@ -1,11 +1,12 @@
-"""The ``random`` bot: a uniformly random legal command."""
+"""The ``random`` bot: a uniformly random legal command (module ``uniform``, so that no
+function shares its module's name)."""
 
 from __future__ import annotations
 
 from random import Random
 
 from engine.commands import Command
-from engine.view import View
+from engine.visibility import View
 
 
 def random_bot(view: View, rng: Random) -> Command:

@@ -1,7 +1,7 @@
 """``decide(state, command) -> events``: the rules, as checks on a command.
 
-Every rejection is an ``IllegalMove`` whose ``code`` is listed in :data:`CODES`
-(:mod:`engine.checks`). ``decide`` never stores anything and never changes ``state``.
+Every rejection is an ``IllegalMove`` whose ``code`` is listed in
+:data:`engine.checks.CODES`. ``decide`` never stores anything and never changes ``state``.
 This module decides the moves of play; :mod:`engine.corrections` the rest.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 from engine import corrections
 from engine.arrangement import deadwood
 from engine.cards import ALL_CARDS, Card, full_deck, mask_to_cards
-from engine.checks import CODES, drawable, fail, live, next_dealer, seat_of
+from engine.checks import drawable, fail, live, next_dealer, seat_of
 from engine.commands import (
     AbandonGame,
     AdjustScore,
@@ -49,7 +49,7 @@ from engine.reducer import apply, turn_order
 from engine.showdown import finish, score_digital, void_hand
 from engine.state import AWAITING_DEAL, DIGITAL, DISCARD, DRAW, OFFER, PLAYING, GameState, HandState
 
-__all__ = ["CODES", "decide", "knock_problem", "next_dealer"]
+__all__ = ["decide", "knock_problem"]
 
 
 def _turn(state: GameState, seat: int) -> HandState:

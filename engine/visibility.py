@@ -1,6 +1,8 @@
-"""``view(state, seat)``: what one seat (or, with ``seat=None``, the public and a
-physical game's scorekeeper) may see. Never another seat's cards or the stock order;
-hands become public once a showdown has scored them."""
+"""``view(state, seat)``: what one seat (or, with ``seat=None``, the public) may see.
+Never another seat's cards or the stock order; hands become public once a showdown has
+scored them. ``legal_commands`` lists only commands whose cards the viewer can see in
+the view itself; a physical game's recorder asks with ``recorder=True`` for the full
+list, every card the seat to act could hold included."""
 
 from __future__ import annotations
 
@@ -12,7 +14,23 @@ from engine.cards import ALL_CARDS, Card, mask_to_cards
 from engine.commands import Command
 from engine.legal import legal_commands
 from engine.rules import RuleSet
-from engine.state import DIGITAL, DISCARD, PHYSICAL, GameState, MatchResult, Seat
+from engine.state import DIGITAL, DISCARD, PHYSICAL, GameState
+from engine.values import MatchResult, Seat
+
+
+def cards_named(command: Command) -> list[Card]:
+    """Every card a command carries, in any of its fields."""
+    found: list[Card] = []
+    for name in command.FIELDS:
+        value = getattr(command, name)
+        values = value.values() if isinstance(value, dict) else (value,)
+        for item in values:
+            if isinstance(item, Card):
+                found.append(item)
+            elif isinstance(item, tuple):
+                found.extend(c for c in item if isinstance(c, Card))
+                found.extend(c for meld in item if isinstance(meld, tuple) for c in meld)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +101,13 @@ class View:
         }
 
 
-def view(state: GameState, seat: int | None = None) -> View:
-    """What ``seat`` may see (``None``: the public, or a physical game's scorekeeper).
+def view(state: GameState, seat: int | None = None, *, recorder: bool = False) -> View:
+    """What ``seat`` may see (``None``: the public).
+
+    ``recorder=True`` is for whoever records a physical game (its owner or scorekeeper,
+    seated nowhere): the view lists every legal command, with the cards the seat to act
+    could hold. Otherwise a command is listed only if every card it names is in this view
+    (the seat's own hand, the taken card, the discard top, revealed hands).
 
     >>> from engine import StartGame, DealHand, decide, replay, shuffled_deck, get_ruleset
     >>> log = decide(None, StartGame(get_ruleset("gin"), ("Ann", "Bo")))
@@ -117,6 +140,9 @@ def view(state: GameState, seat: int | None = None) -> View:
         knocker = hand.knocker if hand.knocker >= 0 else None
         if state.mode == PHYSICAL:
             revealed = {s: mask_to_cards(m) for s, m in enumerate(hand.revealed) if m >= 0}
+    if not recorder and legal:
+        shown = {*(own or ()), taken, top, *(card for cards in revealed.values() for card in cards)}
+        legal = [command for command in legal if all(card in shown for card in cards_named(command))]
     last = t.results[-1].to_dict()["data"] if t.results else None
     return View(
         seat=seat,
