@@ -52,6 +52,7 @@ def mark_saved(rows: list[GameEvent], inserted: Mapping[int, tuple[int, int]]) -
         raise CorruptStream(f"{len(rows)} events to append, {len(inserted)} inserted")
     for row in rows:
         row.pk, row.position = inserted[row.seq]
+        # Model._state is documented API ("Model instance reference"): saved, and where.
         row._state.adding = False
         row._state.db = DEFAULT_DB_ALIAS
     return rows
