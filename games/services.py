@@ -37,7 +37,7 @@ from engine import Event, GameState, IllegalMove
 from engine.bots import get_bot
 from engine.errors import EngineError
 from games import outbox, store
-from games.models import Game, GameEvent, Mode, Source
+from games.models import Game, GameEvent, Mode, OutboxMessage, Source
 from games.seat_checks import bots_named_in, check_known_bot, check_playable, check_replacement
 
 log = logging.getLogger(__name__)
@@ -465,12 +465,13 @@ def run_bot_turns(*, game_id: int, expected_version: int, max_moves: int = BOT_M
     if held is not None:
         final = version
 
-        def handled(message: Any) -> bool:
-            payload = message.payload
+        def handled(message: OutboxMessage) -> bool:
+            payload: dict[str, Any] = message.payload
+            expected_version: int = payload.get("expected_version", 0)
             return (
                 message.topic == outbox.PLAY_BOT_TURN
                 and payload.get("game_id") == game_id
-                and payload.get("expected_version", 0) < final
+                and expected_version < final
             )
 
         outbox.settle(held, handled=handled)
