@@ -33,7 +33,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 import engine
-from engine import Event, GameState, IllegalMove
+from engine import Event, GameStarted, GameState, IllegalMove
 from engine.bots import get_bot
 from engine.errors import EngineError
 from games import outbox, store
@@ -423,6 +423,8 @@ def import_game(
         events.append(event)
     if state is None:
         raise InvalidLog(index=0, event_code="empty_log", message="the log has no events")
+    started = events[0]
+    assert isinstance(started, GameStarted)  # engine.apply refuses a log that opens otherwise
     owner_id = _actor_id(owner)
     digest = command_digest({"import": [engine.event_to_dict(e) for e in events]}, owner_id)
     key = idempotency_key or new_idempotency_key()
@@ -434,7 +436,7 @@ def import_game(
         game = Game.objects.create(
             ruleset=state.ruleset.to_dict(),
             mode=state.mode,
-            seats=[{"name": s.name, "bot": s.bot, "user": None} for s in events[0].seats],  # type: ignore[attr-defined]
+            seats=[{"name": s.name, "bot": s.bot, "user": None} for s in started.seats],
             owner_id=owner_id,
             creation_key=idempotency_key if owner_id is not None and idempotency_key else "",
         )
