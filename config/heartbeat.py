@@ -49,7 +49,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
     """A worker bootstep (Celery's public extension API): beats once at start, then on
     the worker's own timer until it stops."""
 
-    requires = {"celery.worker.components:Timer"}
+    requires = ("celery.worker.components:Timer",)
 
     def __init__(self, worker: Any, **kwargs: Any) -> None:
         super().__init__(worker, **kwargs)

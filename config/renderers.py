@@ -11,6 +11,7 @@ DRF's renderer unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -23,13 +24,18 @@ _fallback = JSONEncoder().default
 
 class FastJSONRenderer(JSONRenderer):
     def render(
-        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         if data is None:
             return b""
         plain = self.compact and not self.ensure_ascii and self.strict
-        if not plain or self.get_indent(accepted_media_type, renderer_context or {}) is not None:
-            return super().render(data, accepted_media_type, renderer_context)
+        # get_indent reads no indent from an empty media type, as from None.
+        if not plain or self.get_indent(accepted_media_type or "", renderer_context or {}) is not None:
+            rendered: bytes = super().render(data, accepted_media_type, renderer_context)
+            return rendered
         # As DRF does: the output stays a strict subset of JavaScript.
         return (
             orjson.dumps(data, default=_fallback, option=_OPTIONS)

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -86,7 +85,7 @@ def holding() -> Iterator[list[int] | None]:
         _local.held = None
 
 
-def settle(ids: list[int], *, handled: Any) -> None:
+def settle(ids: list[int], *, handled: Callable[[OutboxMessage], bool]) -> None:
     """Mark the held rows ``handled(message)`` says the loop already played as
     dispatched; send the others."""
     for message in OutboxMessage.objects.filter(pk__in=ids, dispatched_at__isnull=True):

@@ -1,5 +1,8 @@
 """Request shapes (checked here) and response shapes (for the OpenAPI schema only).
-Whether a command is legal is the engine's business, not a serializer's."""
+Whether a command is legal is the engine's business, not a serializer's.
+
+No serializer here is bound to a model: a request shape is only validated (its
+instance type is None), a response shape describes a dict the views build."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from rest_framework import serializers
 from games.models import Mode
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[None]):
     name = serializers.CharField(required=False, max_length=80, help_text="Shown name (default: username)")
     user = serializers.IntegerField(
         required=False, min_value=1, max_value=2**31 - 1, help_text="Id of the user in this seat"
@@ -33,7 +36,7 @@ MAX_STAKE_DENOMINATOR = 1000
 MAX_OPTIONS = 40
 
 
-class GameCreateSerializer(serializers.Serializer):
+class GameCreateSerializer(serializers.Serializer[None]):
     preset = serializers.CharField(default="knock-rummy", max_length=40)
     options = serializers.DictField(
         default=dict,
@@ -87,7 +90,7 @@ class CommandField(serializers.JSONField):
     """A command in the engine's flat wire form; its fields are the engine's to check."""
 
 
-class CommandRequestSerializer(serializers.Serializer):
+class CommandRequestSerializer(serializers.Serializer[None]):
     expected_version = serializers.IntegerField(min_value=0, help_text="Version the command was decided at")
     command = CommandField(help_text='Flat command: {"type": "Discard", "seat": 0, "card": "QS"}')
 
@@ -97,26 +100,30 @@ class CommandRequestSerializer(serializers.Serializer):
         return value
 
 
-class ImportSerializer(serializers.Serializer):
+class ImportSerializer(serializers.Serializer[None]):
     events = serializers.ListField(child=serializers.JSONField(), allow_empty=False, max_length=20000)
 
 
 # --- response shapes (documentation) -------------------------------------------------
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField()
     message = serializers.CharField()
     detail = serializers.JSONField()
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField()
     position = serializers.IntegerField()
     type = serializers.CharField()
     schema_version = serializers.IntegerField()
-    data = serializers.JSONField(help_text="Redacted for the caller while the hand is in play")
-    source = serializers.ChoiceField(choices=["web", "api", "bot", "system"])
+    # The wire names "data" and "source" shadow Serializer.data and Field.source only in the
+    # stubs: DRF's serializer metaclass pops declared fields off the class attributes.
+    data = serializers.JSONField(  # type: ignore[assignment]
+        help_text="Redacted for the caller while the hand is in play"
+    )
+    source = serializers.ChoiceField(choices=["web", "api", "bot", "system"])  # type: ignore[assignment]
     actor = serializers.IntegerField(allow_null=True)
     recorded_at = serializers.DateTimeField()
     redacted = serializers.BooleanField()
@@ -137,13 +144,13 @@ class InvalidLogSerializer(ErrorSerializer):
     event_message = serializers.CharField(required=False, help_text="invalid_log: the engine's message")
 
 
-class ViewerSerializer(serializers.Serializer):
+class ViewerSerializer(serializers.Serializer[dict[str, Any]]):
     role = serializers.ChoiceField(choices=["seat", "owner", "scorekeeper", "public"])
     seat = serializers.IntegerField(allow_null=True)
     seats = serializers.ListField(child=serializers.IntegerField())
 
 
-class GameStateSerializer(serializers.Serializer):
+class GameStateSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     version = serializers.IntegerField()
     mode = serializers.CharField()
@@ -154,7 +161,7 @@ class GameStateSerializer(serializers.Serializer):
     view = serializers.JSONField(help_text="engine.view(state, seat).to_dict(), legal_commands included")
 
 
-class CommandResultSerializer(serializers.Serializer):
+class CommandResultSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     events = EventSerializer(many=True)
     state = GameStateSerializer()
@@ -164,22 +171,22 @@ class GameCreatedSerializer(CommandResultSerializer):
     id = serializers.IntegerField()
 
 
-class EventListSerializer(serializers.Serializer):
+class EventListSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     events = EventSerializer(many=True)
 
 
-class ExportSerializer(serializers.Serializer):
+class ExportSerializer(serializers.Serializer[dict[str, Any]]):
     format = serializers.CharField()
     format_version = serializers.IntegerField()
     game = serializers.JSONField()
     events = serializers.ListField(child=serializers.JSONField())
 
 
-class TokenRequestSerializer(serializers.Serializer):
+class TokenRequestSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096)
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField()

@@ -33,11 +33,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 import engine
-from engine import Event, GameState, IllegalMove
+from engine import Event, GameStarted, GameState, IllegalMove
 from engine.bots import get_bot
 from engine.errors import EngineError
 from games import outbox, store
-from games.models import Game, GameEvent, Mode, Source
+from games.models import Game, GameEvent, Mode, OutboxMessage, Source
 from games.seat_checks import bots_named_in, check_known_bot, check_playable, check_replacement
 
 log = logging.getLogger(__name__)
@@ -423,6 +423,8 @@ def import_game(
         events.append(event)
     if state is None:
         raise InvalidLog(index=0, event_code="empty_log", message="the log has no events")
+    started = events[0]
+    assert isinstance(started, GameStarted)  # engine.apply refuses a log that opens otherwise
     owner_id = _actor_id(owner)
     digest = command_digest({"import": [engine.event_to_dict(e) for e in events]}, owner_id)
     key = idempotency_key or new_idempotency_key()
@@ -434,7 +436,7 @@ def import_game(
         game = Game.objects.create(
             ruleset=state.ruleset.to_dict(),
             mode=state.mode,
-            seats=[{"name": s.name, "bot": s.bot, "user": None} for s in events[0].seats],  # type: ignore[attr-defined]
+            seats=[{"name": s.name, "bot": s.bot, "user": None} for s in started.seats],
             owner_id=owner_id,
             creation_key=idempotency_key if owner_id is not None and idempotency_key else "",
         )
@@ -465,12 +467,13 @@ def run_bot_turns(*, game_id: int, expected_version: int, max_moves: int = BOT_M
     if held is not None:
         final = version
 
-        def handled(message: Any) -> bool:
-            payload = message.payload
+        def handled(message: OutboxMessage) -> bool:
+            payload: dict[str, Any] = message.payload
+            expected_version: int = payload.get("expected_version", 0)
             return (
                 message.topic == outbox.PLAY_BOT_TURN
                 and payload.get("game_id") == game_id
-                and payload.get("expected_version", 0) < final
+                and expected_version < final
             )
 
         outbox.settle(held, handled=handled)

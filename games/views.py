@@ -69,7 +69,7 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
 
 
 def _idempotency_key(request: Request) -> str | None:
-    key = request.META.get("HTTP_IDEMPOTENCY_KEY")  # request.headers would parse every header
+    key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")  # request.headers would parse every header
     if key is None:
         return None
     if not IDEMPOTENCY_KEY.match(key):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: install with the dev extra, lint, type-check the engine, run every test.
+# The test command: install with the dev extra, lint, type-check our packages, run every test.
 # With CI=true the suite runs against the services in DATABASE_URL / REDIS_URL and a missing
 # service fails the run (see tests/conftest.py); without, it runs embedded (SQLite, eager Celery).
 set -euo pipefail
@@ -13,8 +13,8 @@ fi
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-echo "== mypy --strict engine"
-.venv/bin/mypy --strict engine
+echo "== mypy --strict engine games league config"
+.venv/bin/mypy --strict engine games league config
 echo "== pytest"
 .venv/bin/python -m pytest "$@"
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then

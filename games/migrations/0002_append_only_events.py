@@ -6,7 +6,16 @@ BEFORE triggers (also an ``IntegrityError``). TRUNCATE (used by test teardown) i
 row-level and stays possible for the database owner.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from django.db import migrations
+
+if TYPE_CHECKING:
+    from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+    from django.db.migrations.state import StateApps
 
 MESSAGE = "game events are append-only"
 
@@ -44,8 +53,10 @@ SQLITE_REMOVE = [
 ]
 
 
-def _run(statements_by_vendor):
-    def run(apps, schema_editor):
+def _run(
+    statements_by_vendor: dict[str, list[str]],
+) -> Callable[[StateApps, BaseDatabaseSchemaEditor], None]:
+    def run(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
         statements = statements_by_vendor.get(schema_editor.connection.vendor)
         if statements is None:
             raise RuntimeError(f"no append-only trigger for {schema_editor.connection.vendor}")

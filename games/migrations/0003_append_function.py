@@ -20,7 +20,16 @@ A change to ``GameEvent``'s columns needs a migration that replaces this functio
 SQLite writes with the ORM under its database-wide write lock and needs nothing.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from django.db import migrations
+
+if TYPE_CHECKING:
+    from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+    from django.db.migrations.state import StateApps
 
 INSTALL = """
 CREATE OR REPLACE FUNCTION games_append(
@@ -90,8 +99,8 @@ $$
 REMOVE = "DROP FUNCTION IF EXISTS games_append(bigint, integer, integer, varchar, jsonb, jsonb, timestamptz, jsonb, jsonb, bigint)"
 
 
-def _run(sql):
-    def run(apps, schema_editor):
+def _run(sql: str) -> Callable[[StateApps, BaseDatabaseSchemaEditor], None]:
+    def run(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
         if schema_editor.connection.vendor == "postgresql":
             schema_editor.execute(sql, params=None)
 
