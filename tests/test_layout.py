@@ -48,6 +48,7 @@ def _is_fixture(decorator: ast.expr) -> bool:
         ("from .conftest import IN_CI", ["1: .conftest"]),
         ("from tests.support.games import new_game\nimport conftesting", []),
     ],
+    ids=["from-import", "import", "relative-package", "relative-module", "no-conftest"],
 )
 def test_the_scan_finds_every_form_of_conftest_import(source: str, expected: list[str]) -> None:
     assert conftest_imports(source) == expected
