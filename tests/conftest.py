@@ -14,7 +14,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
+from tests.support.ci import IN_CI
+
+# The fixtures every test package shares; a package's own fixtures stay in its conftest.
+pytest_plugins = ["tests.fixtures.users"]
 
 
 def _redis_reachable(url: str) -> bool:

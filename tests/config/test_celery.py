@@ -7,7 +7,7 @@ from django.conf import settings
 
 from config.celery import app
 from games.tasks import ping
-from tests.conftest import IN_CI
+from tests.support.ci import IN_CI
 
 
 def test_celery_is_configured_for_json_and_time_limits() -> None:

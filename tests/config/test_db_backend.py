@@ -22,7 +22,7 @@ from config.env import PREPARE_THRESHOLD, parse_database_url
 from games import services
 from games.models import Game
 from games.store import load_state
-from tests.games.conftest import a_legal_move, new_game
+from tests.support.games import a_legal_move, new_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

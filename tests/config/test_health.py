@@ -15,7 +15,7 @@ from django.test import Client
 from config import health
 from config.celery import app
 from config.heartbeat import HEARTBEAT_FRESH, HEARTBEAT_KEY, read_heartbeat, write_heartbeat
-from tests.conftest import IN_CI
+from tests.support.ci import IN_CI
 
 LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "health"}}
 

@@ -23,7 +23,7 @@ from engine import (
     view,
 )
 from engine.bots import BOTS, get_bot
-from tests.engine.game_fixtures import Table
+from tests.support.table import Table
 
 C = Card.parse
 

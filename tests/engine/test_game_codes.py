@@ -39,7 +39,7 @@ from engine import (
     shuffled_deck,
 )
 from engine.errors import InvalidShowdown
-from tests.engine.game_fixtures import Table
+from tests.support.table import Table
 
 C = Card.parse
 KNOCK_HANDS = ["AS 2S 3S 4S 5S 6S 9D", "KC KD KH 2C 3C 4C 9C", "QC QD QH QS 7H 8H 9H"]

@@ -18,7 +18,7 @@ from engine import (
     get_ruleset,
     view,
 )
-from tests.engine.game_fixtures import Table, points
+from tests.support.table import Table, points
 
 
 def counts(table: Table, knocker: int | None, **by_seat: int) -> None:

@@ -22,7 +22,7 @@ from engine import (
     view,
 )
 from engine.commands import DeclineDraw, Restock
-from tests.engine.game_fixtures import Table, points
+from tests.support.table import Table, points
 
 C = Card.parse
 P = parse_cards

@@ -28,7 +28,7 @@ from engine import (
 )
 from engine.checks import next_dealer
 from engine.commands import DealHand
-from tests.engine.game_fixtures import Table, points
+from tests.support.table import Table, points
 
 C = Card.parse
 

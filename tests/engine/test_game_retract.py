@@ -19,7 +19,7 @@ from engine import (
     replay,
 )
 from engine.commands import DealHand, DrawFromDiscard
-from tests.engine.game_fixtures import Table, points
+from tests.support.table import Table, points
 
 C = Card.parse
 HANDS = ["AS 2S 3S 4S 5S 6S 9D", "KC KD KH 2C 3C 4C 9C", "QC QD QH QS 7H 8H 9H"]

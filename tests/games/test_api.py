@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from games import services, store
 from games.models import Game, GameEvent, Source
-from tests.games.conftest import a_legal_move, client_for, new_game
+from tests.support.games import a_legal_move, client_for, new_game
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ import engine
 from games import outbox, services, store
 from games.models import Game, GameEvent, OutboxMessage, Source
 from games.tasks import drain_outbox, play_bot_turn
-from tests.games.conftest import new_game, play
+from tests.support.games import new_game, play
 
 BOTS = [services.SeatSpec(bot="greedy"), services.SeatSpec(bot="random")]
 

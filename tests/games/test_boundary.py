@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Game, GameEvent
 from games.parsers import MAX_DEPTH, MAX_STRING, nesting_depth
-from tests.games.conftest import client_for, new_game
+from tests.support.games import client_for, new_game
 
 pytestmark = pytest.mark.django_db
 

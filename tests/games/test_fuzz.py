@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Game, GameEvent
 from league.models import Club, Membership
-from tests.games.conftest import client_for, new_game
 from tests.games.hostile import CLUB, GAME, PHYSICAL, Case, corpus
+from tests.support.games import client_for, new_game
 
 pytestmark = pytest.mark.django_db
 

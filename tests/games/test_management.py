@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from games import services
 from games.models import Game, GameEvent, Source
-from tests.games.conftest import new_game
+from tests.support.games import new_game
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from games import selectors, services
 from games.models import Game, GameEvent, Source
 from games.store import postgres
-from tests.games.conftest import new_game
+from tests.support.games import new_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

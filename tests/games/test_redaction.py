@@ -17,7 +17,7 @@ from engine.cards import ALL_CARDS, mask_to_cards
 from games import services, store
 from games.models import Game
 from games.redaction import redact_events
-from tests.games.conftest import client_for, new_game
+from tests.support.games import client_for, new_game
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import pytest
 import engine
 from games import services
 from games.models import Game, GameEvent
-from tests.games.conftest import client_for
+from tests.support.games import client_for
 
 pytestmark = pytest.mark.django_db
 

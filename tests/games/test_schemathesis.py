@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 
 from games import services
 from league.models import Club, Membership
-from tests.games.conftest import new_game
+from tests.support.games import new_game
 
 EXAMPLES_PER_OPERATION = 15
 

@@ -11,7 +11,7 @@ import engine
 from games import services
 from games.models import Game, GameEvent, Source
 from league.models import Club, ClubGame, Membership
-from tests.games.conftest import client_for, new_game, play
+from tests.support.games import client_for, new_game, play
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.db import IntegrityError, connection, transaction
 import engine
 from games import selectors, services, store
 from games.models import Game, GameEvent, OutboxMessage, Source
-from tests.games.conftest import a_legal_move, new_game, play
+from tests.support.games import a_legal_move, new_game, play
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ import engine
 from games import store
 from games.models import Game, GameEvent, OutboxMessage, Source
 from games.services import SeatSpec
-from tests.games.conftest import new_game
+from tests.support.games import new_game
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import services, store, watchdog
 from games.models import Game, GameEvent, Source
 from games.tasks import watch_bot_turns
-from tests.games.conftest import new_game, play
+from tests.support.games import new_game, play
 
 LONG_AGO = timedelta(minutes=5)
 

@@ -8,7 +8,7 @@ import pytest
 
 from games.models import Game
 from league.models import Club, ClubGame, Membership
-from tests.games.conftest import client_for
+from tests.support.games import client_for
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import IN_CI
+from tests.support.ci import IN_CI
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
 # test itself (not by the browser) are still synchronous and safe here.

@@ -1,4 +1,5 @@
-"""Helpers for the game tests: a table that decides, applies and checks replay."""
+"""The engine tests' table: it decides, applies and checks replay. It imports the engine and
+the standard library only, so the engine layer's tests stay free of Django."""
 
 from __future__ import annotations
 
