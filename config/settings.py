@@ -134,7 +134,7 @@ REST_FRAMEWORK = {
     # 401 even beside a valid session cookie). Token requests need no CSRF token: another
     # site's page cannot set the Authorization header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "games.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

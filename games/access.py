@@ -27,6 +27,7 @@ from typing import Any, Literal
 from rest_framework import status
 
 from config.api_errors import ApiError
+from games import store
 from games.models import Game, Mode
 
 Action = Literal["read", "command", "export"]
@@ -93,7 +94,7 @@ class GameAccess:
 def access_game_by_id(user: Any, game_id: int, *, for_action: Action) -> GameAccess:
     """The caller's access to game ``game_id`` for ``for_action``; raises the API's 401,
     403 or 404 error when it has none."""
-    game = Game.objects.defer("snapshot").filter(pk=game_id).first()
+    game = store.read_game(game_id)
     if game is None:
         raise ApiError("not_found", f"there is no game {game_id}", status.HTTP_404_NOT_FOUND)
     return access_for(user, game, for_action=for_action)

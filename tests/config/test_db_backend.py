@@ -14,12 +14,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connection
 from django.db.backends.postgresql.base import DatabaseWrapper
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.env import PREPARE_THRESHOLD, parse_database_url
 from games import services
+from games.authentication import TokenAuthentication
 from games.models import Game
 from games.store import load_state
 from tests.support.games import a_legal_move, new_game
@@ -98,7 +98,12 @@ def test_the_hot_statements_are_prepared_after_a_few_commands(postgres_required:
         assert TokenAuthentication().authenticate_credentials(key)[0] == users[0]
 
     prepared = _prepared_statements()
-    markers = ("e.idempotency_key = $", "FROM games_append($", 'FROM "authtoken_token" INNER JOIN')
+    markers = (
+        'FROM "games_game" WHERE "id" = $',  # games.store.read_game
+        "e.idempotency_key = $",  # the key and the missing events
+        "FROM games_append($",
+        'JOIN "authtoken_token" t ON',  # games.authentication
+    )
     for marker in markers:
         assert [s for s in prepared if marker in s], f"{marker!r} not prepared: {prepared}"
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
 from games import services, store
@@ -555,16 +556,22 @@ def test_a_revoked_token_or_a_deactivated_user_is_refused_at_once(
 
 
 def test_the_token_user_is_the_whole_user(duel: services.SubmitResult, ann: Any) -> None:
-    from rest_framework.authentication import TokenAuthentication
+    """The API's token lookup (one written statement) gives what DRF's queryset gives."""
+    from rest_framework import authentication
     from rest_framework.authtoken.models import Token
+
+    from games.authentication import TokenAuthentication
 
     client = client_for(ann, token=True)
     key = Token.objects.get(user=ann).key  # the token client_for made and sends
     user, token = TokenAuthentication().authenticate_credentials(key)
-    assert user == ann and token.key == key and token.user is user
+    drf_user, drf_token = authentication.TokenAuthentication().authenticate_credentials(key)
+    assert user == drf_user == ann and token.key == drf_token.key == key and token.user is user
     fields = [f.attname for f in type(ann)._meta.concrete_fields]
-    assert [getattr(user, f) for f in fields] == [getattr(ann, f) for f in fields]
+    assert [getattr(user, f) for f in fields] == [getattr(drf_user, f) for f in fields]
     assert response_source(client, duel) == "api"
+    with pytest.raises(AuthenticationFailed, match="Invalid token"):
+        TokenAuthentication().authenticate_credentials(key[:-1] + ("0" if key[-1] != "0" else "1"))
 
 
 def response_source(client: APIClient, duel: services.SubmitResult) -> str:
