@@ -1,0 +1,119 @@
+"""Benchmark: the worker CPU of the API's request path, in process (not run by CI).
+
+    .venv/bin/python tests/bench/bench_request_cpu.py [--commands 1000]
+    BENCH_PG=postgres://postgres@127.0.0.1:5432 (the server; a fresh database is created and dropped)
+
+Two users with tokens play digital knock-rummy games against each other through DRF's
+``APIClient`` (Django's whole request path, middleware, authentication, the views, the
+store and the engine, without a server or a socket): each turn reads the game as the
+seat to move when the last answer showed another seat, then posts a random legal
+command with a fresh Idempotency-Key; a finished game is replaced by a new one. The
+random choices are seeded, so two checkouts run the same workload. It prints the
+thread CPU per turn. Compare two checkouts by running this file from each, alternately:
+unlike ``bench_api.py`` it does not depend on the host's scheduling of many processes,
+but it also leaves out what Django's test client skips (the connection health check at
+the start of a request) and everything PostgreSQL spends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import secrets
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+
+
+def admin_sql(statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(statement)
+
+
+def play(turns: int, clients: list[Any], users: list[Any]) -> None:
+    def new_game() -> dict[str, Any]:
+        seats = [{"user": user.pk} for user in users]
+        body = {"preset": "knock-rummy", "mode": "digital", "seats": seats}
+        answer: dict[str, Any] = clients[0].post("/api/v1/games", body, format="json").json()
+        return answer
+
+    game = new_game()
+    for turn in range(turns):
+        state = game["state"]
+        seat = state["view"]["to_move"] or 0
+        if state["viewer"].get("seat") != seat:
+            state = clients[seat].get(f"/api/v1/games/{game['id']}?seat={seat}").json()
+        legal = state["view"]["legal_commands"]
+        if state["status"] != "playing" or not legal:
+            game = new_game()
+            continue
+        response = clients[seat].post(
+            f"/api/v1/games/{game['id']}/commands",
+            {"expected_version": state["version"], "command": random.choice(legal)},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=f"turn-{turn}-{secrets.token_hex(8)}",
+        )
+        if response.status_code != 201:
+            raise SystemExit(f"turn {turn}: {response.status_code} {response.content[:300]!r}")
+        game = {"id": game["id"], "state": response.json()["state"]}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--commands", type=int, default=1000, help="turns to time (after 50 to warm up)")
+    args = parser.parse_args()
+
+    dbname = f"kr_bench_cpu_{os.getpid()}"
+    admin_sql(f'CREATE DATABASE "{dbname}"')
+    os.environ.update(
+        DATABASE_URL=f"{SERVER}/{dbname}",
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="testserver",
+        SECURE_SSL_REDIRECT="false",
+        LOG_LEVEL="WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    os.environ.pop("REDIS_URL", None)
+    sys.path.insert(0, str(ROOT))
+    try:
+        import django
+
+        django.setup()
+        from django.contrib.auth import get_user_model
+        from django.core.management import call_command
+        from django.db import connections
+        from rest_framework.authtoken.models import Token
+        from rest_framework.test import APIClient
+
+        call_command("migrate", verbosity=0)
+        users = [get_user_model().objects.create_user(name) for name in ("ann", "bob")]
+        clients = []
+        for user in users:
+            client = APIClient()
+            client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+            clients.append(client)
+        random.seed(1)
+        play(50, clients, users)
+        started = time.thread_time()
+        play(args.commands, clients, users)
+        spent = time.thread_time() - started
+        print(f"Python {sys.version.split()[0]} ({sys.executable})")
+        print(f"{args.commands} turns: {spent / args.commands * 1000:.3f} ms of CPU per turn")
+        connections.close_all()
+    finally:
+        admin_sql(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
