@@ -145,8 +145,8 @@ def _seat_groups(request: Request, order: list[PlayerId]) -> Seating:
         return met[(a, b) if a < b else (b, a)]
 
     def cost(player: PlayerId, group: Sequence[PlayerId], without: PlayerId) -> int:
-        # the repeat cost ((times met + 1)² summed) the player adds by sitting at group
-        return sum((times(player, other) + 1) ** 2 for other in group if other != without)
+        # what the player adds to repeat_cost at group: (t + 1)² - t² for each other
+        return sum(2 * times(player, other) + 1 for other in group if other != without)
 
     budget = int(request.params.get("swap_budget", DEFAULT_SWAP_BUDGET))
     swaps: list[tuple[PlayerId, PlayerId]] = []

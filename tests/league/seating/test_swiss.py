@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league.seating import Entrant, PastRound, PastTable, Request, make_seating
-from league.seating.base import meetings
+from league.seating.base import meetings, repeat_cost, table_sizes
 from league.seating.matching import best_pairing
 from league.seating.swiss import ranking_order
 
@@ -204,6 +204,49 @@ def test_multi_player_byes_and_dealer() -> None:
     assert seating.byes == (7, 6)
     assert sorted(seating.tables[0].seats) == [1, 2, 3, 4, 5]
     assert seating.tables[0].seats[0] == 1
+
+
+@st.composite
+def group_histories(draw: st.DrawFn) -> Request:
+    """A field of 3..16 players at tables of low..high seats, with random past tables,
+    a few drop-outs (in the history, not active) and late entrants (active, unranked)."""
+    low = draw(st.integers(3, 4))
+    high = draw(st.integers(low, 6))
+    count = draw(st.integers(3, 16))
+    ids = list(range(1, count + 1))
+    past: list[PastRound] = []
+    for number in range(1, draw(st.integers(0, 5)) + 1):
+        order = draw(st.permutations(ids))
+        sizes, _ = table_sizes(count, low, high)
+        tables, start = [], 0
+        for size in sizes:
+            tables.append(PastTable(tuple(order[start : start + size])))
+            start += size
+        past.append(PastRound(number, tuple(tables), tuple(order[start:])))
+    gone = set(draw(st.lists(st.sampled_from(ids), max_size=2)))
+    late = draw(st.integers(0, 2))
+    players = tuple(Entrant(p, f"P{p}") for p in ids if p not in gone) + tuple(
+        Entrant(100 + n, f"L{n}") for n in range(late)
+    )
+    standings = tuple(draw(st.permutations(ids))) if past else ()
+    return Request(players, low, high, len(past) + 1, "club", tuple(past), standings)
+
+
+@settings(max_examples=150, deadline=None)
+@given(group_histories())
+def test_multi_player_valid_and_no_worse_than_top_down(request: Request) -> None:
+    seating = make_seating("swiss", request)  # validate(): once each, sizes in bounds
+    sizes, sitting_out = table_sizes(len(request.players), request.table_min, request.table_max)
+    assert sorted(len(t.seats) for t in seating.tables) == sorted(sizes)
+    assert len(seating.byes) == sitting_out
+    order = [p for p in ranking_order(request) if p not in seating.byes]
+    top_down, start = [], 0
+    for size in sizes:
+        top_down.append(order[start : start + size])
+        start += size
+    met = meetings(request.history)
+    assert repeat_cost([t.seats for t in seating.tables], met) <= repeat_cost(top_down, met)
+    assert seating == make_seating("swiss", request)
 
 
 @pytest.mark.parametrize("count", [0, 4, 7])
