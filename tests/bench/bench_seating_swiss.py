@@ -25,7 +25,9 @@ from league.seating import Entrant, PastRound, PastTable, Request, Seating, make
 from league.seating.base import meetings
 
 
-def request_after(players: tuple[Entrant, ...], history: tuple[PastRound, ...], points: dict[int, Fraction]) -> Request:
+def request_after(
+    players: tuple[Entrant, ...], history: tuple[PastRound, ...], points: dict[int, Fraction]
+) -> Request:
     standings = tuple(sorted(points, key=lambda p: (-points[p], p))) if history else ()
     return Request(players, 2, 2, len(history) + 1, "bench", history, standings, dict(points))
 

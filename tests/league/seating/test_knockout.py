@@ -177,3 +177,26 @@ def test_multi_player_final_size_out_of_bounds() -> None:
     with pytest.raises(SeatingError) as error:
         make_seating("knockout", request)
     assert error.value.code == "invalid_table_size"
+
+
+def test_too_few_players_and_foreign_history() -> None:
+    with pytest.raises(SeatingError) as error:
+        make_seating("knockout", request_for(seeded(1)))
+    assert error.value.code == "too_few_players"
+    # round 1 of six players seated as three tables: not a knockout bracket (needs 2 byes)
+    players = seeded(6)
+    past = PastRound(1, (PastTable((101, 102), 0, ((101,), (102,))),) * 3)
+    with pytest.raises(SeatingError) as error:
+        make_seating("knockout", request_for(players, (past,)))
+    assert error.value.code == "bracket_mismatch"
+
+
+def test_final_of_two_then_finished() -> None:
+    players = seeded(2)
+    final = make_seating("knockout", request_for(players))
+    assert [set(t.seats) for t in final.tables] == [{101, 102}]
+    past = played(final, 1, {102: 9})
+    with pytest.raises(SeatingError) as error:
+        make_seating("knockout", request_for(players[:1], (past,)))
+    assert error.value.code == "knockout_finished"
+    assert "S2 won the final" in error.value.message

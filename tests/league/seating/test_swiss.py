@@ -187,8 +187,13 @@ def test_multi_player_fills_from_the_top_and_swaps_away_repeats() -> None:
     assert [set(t.seats) for t in seating.tables] == [{1, 2, 3, 4}, {5, 6, 7, 8}]
     # 1..4 all met last round: swapping the 4th with the 5th breaks some repeats
     history = (PastRound(1, (PastTable((1, 2, 3, 4)), PastTable((5, 6, 7, 8)))),)
-    request = Request(players, 3, 4, 2, "club", history=history, standings=standings)
+    points = {p: Fraction(2 if p <= 4 else 1) for p in standings}
+    request = Request(players, 3, 4, 2, "club", history=history, standings=standings, points=points)
     seating = make_seating("swiss", request)
+    # two groups that all met: two of each per table is the fewest repeats (4)
+    assert [sorted(t.seats) for t in seating.tables] == [[1, 2, 5, 6], [3, 4, 7, 8]]
+    assert "Flo pulled up from the 1-point group" in seating.tables[0].notes
+    assert seating.tables[0].seats[0] == 2  # Ann dealt first last round, Bo did not
     met = meetings(history)
     before = sum(met[(a, b)] for t in ((1, 2, 3, 4), (5, 6, 7, 8)) for a in t for b in t if a < b)
     seats = [t.seats for t in seating.tables]
