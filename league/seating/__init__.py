@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from league.seating import knockout, swiss
 from league.seating.base import (
     Entrant,
     PastRound,
@@ -21,7 +22,10 @@ from league.seating.base import (
     validate,
 )
 
-METHODS: dict[str, Callable[[Request], Seating]] = {}
+METHODS: dict[str, Callable[[Request], Seating]] = {
+    knockout.METHOD: knockout.seat,
+    swiss.METHOD: swiss.seat,
+}
 
 
 def make_seating(method: str, request: Request) -> Seating:
