@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from league.seating import balanced, manual, round_robin
 from league.seating.base import (
     Entrant,
     PastRound,
@@ -21,7 +22,11 @@ from league.seating.base import (
     validate,
 )
 
-METHODS: dict[str, Callable[[Request], Seating]] = {}
+METHODS: dict[str, Callable[[Request], Seating]] = {
+    balanced.METHOD: balanced.seat,
+    manual.METHOD: manual.seat,
+    round_robin.METHOD: round_robin.seat,
+}
 
 
 def make_seating(method: str, request: Request) -> Seating:
