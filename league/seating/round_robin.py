@@ -17,12 +17,17 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from league.seating.balanced import pairs, seat_order
+from league.seating.balanced import best_grouping, pairs, seat_order
 from league.seating.base import PlayerId, Request, Seating, SeatingError, Table, table_sizes
 
 METHOD = "round_robin"
-# swap proposals per player-round of the schedule
+# the search's budget, fixed so that the seed alone decides the schedule: proposals per
+# player for each row seated in turn, then per player-round for the whole schedule, at
+# most MOST_PROPOSALS, starting from a temperature of HEAT
+ROW_PROPOSALS = 100
 PROPOSALS_PER_SLOT = 400
+MOST_PROPOSALS = 60_000
+HEAT = 1.0
 
 Schedule = list[tuple[list[list[PlayerId]], list[PlayerId]]]
 
@@ -152,20 +157,22 @@ def social_golfer(
     rounds: int,
     rng: random.Random,
     proposals_per_slot: int = PROPOSALS_PER_SLOT,
+    heat: float = HEAT,
 ) -> Schedule:
     """``rounds`` rows of tables of ``sizes`` (and ``bye_count`` byes taken in turn down
-    ``players``), with a low sum over pairs of (times together)²."""
+    ``players``), with a low sum over pairs of (times together)²: each row seated in turn
+    by a short balanced search against the rows before, then the whole schedule annealed
+    by swaps within a row (later rows can then give way to earlier ones)."""
     n = len(players)
     rows: list[list[list[int]]] = []
     byes: list[list[int]] = []
+    met: Counter[tuple[int, int]] = Counter()
     for r in range(rounds):
         out = [(r * bye_count + k) % n for k in range(bye_count)] if n else []
-        sitting = [i for i in range(n) if i not in out]
-        rng.shuffle(sitting)
-        row, start = [], 0
-        for size in sizes:
-            row.append(sitting[start : start + size])
-            start += size
+        sitting = [i for i in range(n) if i not in set(out)]
+        row = best_grouping(sitting, sizes, met, rng, restarts=1, proposals_per_player=ROW_PROPOSALS)
+        for group in row:
+            met.update(pairs(group))
         rows.append(row)
         byes.append(out)
     together = [[0] * n for _ in range(n)]
@@ -205,8 +212,8 @@ def social_golfer(
         group_b[group_b.index(b)] = a
 
     if len(sizes) > 1:
-        proposals = proposals_per_slot * sum(sizes) * rounds
-        heat, cooling = 2.0, (0.05 / 2.0) ** (1 / proposals)
+        proposals = min(proposals_per_slot * sum(sizes) * rounds, MOST_PROPOSALS)
+        cooling = (0.05 / heat) ** (1 / proposals)
         for _ in range(proposals):
             heat *= cooling
             row = rows[rng.randrange(rounds)]

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from league.seating import Request, SeatingError, make_seating, table_sizes
 from league.seating.balanced import pairs
-from league.seating.round_robin import berger, lower_bound, social_golfer
-from tests.support.seating import entrants, play, random_history
+from league.seating.round_robin import berger, lower_bound, schedule_cost, social_golfer
+from tests.support.seating import entrants, play, random_history, splits
 
 
 @given(st.integers(2, 17))
@@ -157,3 +157,22 @@ def test_two_player_round_robin_needs_two_players() -> None:
     with pytest.raises(SeatingError) as caught:
         make_seating("round_robin", Request(entrants(1), 2, 2, 1, "s"))
     assert caught.value.code == "too_few_players"
+
+
+def test_eight_players_at_tables_of_four_over_three_rounds_reach_the_optimum() -> None:
+    """The counting bound (52) is not reachable here; the schedule's cost equals the least
+    of every schedule, found by trying them all (the first row fixed: players are alike)."""
+    everyone = list(range(8))
+    rows = list(splits(everyone, [4, 4]))
+    first = rows[0]
+    least = min(
+        sum(
+            m * m for m in Counter(p for row in (first, b, c) for group in row for p in pairs(group)).values()
+        )
+        for b in rows
+        for c in rows
+    )
+    schedule = social_golfer(everyone, [4, 4], 0, 3, random.Random("eight"))
+    assert least == 60
+    assert schedule_cost(schedule) == least
+    assert lower_bound(8, [4, 4], 0, 3) == 52
