@@ -176,3 +176,9 @@ def test_eight_players_at_tables_of_four_over_three_rounds_reach_the_optimum() -
     assert least == 60
     assert schedule_cost(schedule) == least
     assert lower_bound(8, [4, 4], 0, 3) == 52
+
+
+def test_multi_player_first_dealers_take_turns_over_the_schedule() -> None:
+    played = play("round_robin", 16, 4, 4, rounds=4, seed="deal")
+    dealt = Counter(t.seats[0] for s in played for t in s.tables)
+    assert sorted(dealt.values()) == [1] * 16
