@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from league.seating import knockout, swiss
+from league.seating import balanced, knockout, manual, round_robin, swiss
 from league.seating.base import (
     Entrant,
     PastRound,
@@ -23,7 +23,10 @@ from league.seating.base import (
 )
 
 METHODS: dict[str, Callable[[Request], Seating]] = {
+    balanced.METHOD: balanced.seat,
     knockout.METHOD: knockout.seat,
+    manual.METHOD: manual.seat,
+    round_robin.METHOD: round_robin.seat,
     swiss.METHOD: swiss.seat,
 }
 
