@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from django.db import DEFAULT_DB_ALIAS
-
 from games.models import Game, GameEvent
 from games.store.errors import CorruptStream
 from games.store.mapping import StoredEvent
@@ -52,7 +50,4 @@ def mark_saved(rows: list[GameEvent], inserted: Mapping[int, tuple[int, int]]) -
         raise CorruptStream(f"{len(rows)} events to append, {len(inserted)} inserted")
     for row in rows:
         row.pk, row.position = inserted[row.seq]
-        # Model._state is documented API ("Model instance reference"): saved, and where.
-        row._state.adding = False
-        row._state.db = DEFAULT_DB_ALIAS
     return rows
