@@ -211,38 +211,13 @@ def create_game(
         return earlier
 
 
-def open_game(
-    *,
-    preset: str,
-    options: Mapping[str, Any],
-    mode: str,
-    seats: Sequence[SeatSpec],
-    first_dealer: int = 0,
-    stake: Fraction = Fraction(0),
-    owner: Any,
-    source: str,
-    idempotency_key: str | None = None,
-    context: Mapping[str, Any] | None = None,
-    after_create: Callable[[Game], None] | None = None,
-) -> SubmitResult:
-    """:func:`create_game` with the rule set named by ``preset`` and ``options``
+def ruleset_named(preset: str, options: Mapping[str, Any]) -> engine.RuleSet:
+    """The rule set ``preset`` with ``options`` for :func:`create_game`
     (:class:`RuleSetRefused` when the rules do not know them)."""
     try:
-        ruleset = engine.get_ruleset(preset, **options)
+        return engine.get_ruleset(preset, **options)
     except engine.InvalidRuleSet as exc:
         raise RuleSetRefused(str(exc)) from None
-    return create_game(
-        ruleset=ruleset,
-        mode=mode,
-        seats=seats,
-        first_dealer=first_dealer,
-        stake=stake,
-        owner=owner,
-        source=source,
-        idempotency_key=idempotency_key,
-        context=context,
-        after_create=after_create,
-    )
 
 
 def _resolve_seats(seats: Sequence[SeatSpec]) -> list[dict[str, Any]]:

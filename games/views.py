@@ -120,15 +120,14 @@ def _command_request(data: Any) -> tuple[int, dict[str, Any]]:
 
 
 def game_create_arguments(request: Request) -> dict[str, Any]:
-    """The keyword arguments of :func:`games.services.open_game` a
+    """The keyword arguments of :func:`games.services.create_game` a
     ``GameCreateSerializer`` body gives, the caller (who must be signed in) as owner."""
     _require_user(request)
     body = GameCreateSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     data = body.validated_data
     return {
-        "preset": data["preset"],
-        "options": data["options"],
+        "ruleset": services.ruleset_named(data["preset"], data["options"]),
         "mode": data["mode"],
         "seats": [services.SeatSpec(s.get("name"), s.get("user"), s.get("bot")) for s in data["seats"]],
         "first_dealer": data["first_dealer"],
@@ -186,7 +185,7 @@ class GameCreateView(ApiView):
         summary="Open a game (the caller owns it)",
     )
     def post(self, request: Request) -> Response:
-        result = services.open_game(**game_create_arguments(request))
+        result = services.create_game(**game_create_arguments(request))
         return game_created_response(request, result)
 
 

@@ -43,5 +43,5 @@ class ClubGameCreateView(ApiView):
             ClubGame.objects.create(club=club, game=game)
 
         arguments = game_create_arguments(request)
-        result = services.open_game(**arguments, context={"club": club.pk}, after_create=link)
+        result = services.create_game(**arguments, context={"club": club.pk}, after_create=link)
         return game_created_response(request, result)
