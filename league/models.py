@@ -1,4 +1,4 @@
-"""Clubs, players and their roles. Tournaments, rounds and tables come later."""
+"""Clubs, players and their roles; tournaments, registrations, rounds and tables."""
 
 from __future__ import annotations
 
@@ -70,3 +70,192 @@ class ClubGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} — game {self.game_id}"
+
+
+class Tournament(models.Model):
+    """A one-day tournament with a fixed number of rounds, or a league season of club
+    nights (each night a round with whoever checks in).
+
+    The rule set is stored resolved (every option with its value), so a later change to
+    a preset's defaults never changes a tournament already set up. Scoring and tiebreaks
+    are read by the standings projection."""
+
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", "Tournament"
+        LEAGUE = "league", "League season"
+
+    class Mode(models.TextChoices):
+        PHYSICAL = "physical", "Physical (recorded at the table)"
+        DIGITAL = "digital", "Digital (played in the browser)"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class Scoring(models.TextChoices):
+        POINTS = "points", "Game points"
+        PLACEMENT = "placement", "Placement points"
+        MATCH = "match", "Match points (1, ½, 0)"
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TOURNAMENT)
+    preset = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.PHYSICAL)
+    stake = models.CharField(max_length=32, default="1")
+    table_min = models.PositiveSmallIntegerField()
+    table_max = models.PositiveSmallIntegerField()
+    seating = models.CharField(max_length=20, default="balanced")
+    seating_params = models.JSONField(default=dict, blank=True)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    bots = models.BooleanField(default=False)
+    bot = models.CharField(max_length=40, blank=True, default="")
+    seed = models.CharField(max_length=64)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
+    # Read by the standings projection (League II).
+    scoring = models.CharField(max_length=20, choices=Scoring.choices, default=Scoring.POINTS)
+    placement_points = models.JSONField(default=list, blank=True)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    bye_points = models.CharField(max_length=32, blank=True, default="")
+    min_games = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="unique_tournament_slug_per_club"),
+            models.CheckConstraint(
+                condition=models.Q(table_min__gte=2) & models.Q(table_max__gte=models.F("table_min")),
+                name="tournament_table_sizes",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})"
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        DROPPED = "dropped", "Dropped"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    # A late entrant plays from this round on.
+    from_round = models.PositiveSmallIntegerField(default=1)
+    # Set when the status becomes ``dropped``: the last round the player played.
+    dropped_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Knockout seeding: 1 is the top seed.
+    seed_number = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_registration"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament} ({self.status})"
+
+
+class Round(models.Model):
+    """One round's seating. ``request`` is the seating input exactly as it was given to
+    the method (active players in order, history, standings, seed, parameters), so the
+    round can be regenerated and checked against ``generated`` at any time; ``tables``
+    below hold the round as published, after any edits to the draft."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+        COMPLETE = "complete", "Complete"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    method = models.CharField(max_length=20)
+    params = models.JSONField(default=dict, blank=True)
+    seed = models.CharField(max_length=64)
+    input_digest = models.CharField(max_length=64)
+    request = models.JSONField(default=dict)
+    generated = models.JSONField(default=dict)
+    byes = models.JSONField(default=list, blank=True)
+    notes = models.JSONField(default=list, blank=True)
+    # Why the director published tables out of the generated order or composition.
+    edit_reason = models.CharField(max_length=500, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — round {self.number} ({self.status})"
+
+
+class Table(models.Model):
+    """A table of a round: its seats (``TableSeat``, in order) and, once the round is
+    published, its game. The link to the game lives here, never on the game."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    notes = models.JSONField(default=list, blank=True)
+    game = models.OneToOneField(
+        "games.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="league_table"
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="unique_table_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} — table {self.number}"
+
+
+class TableSeat(models.Model):
+    """A seat at a table, in order: a club player, or a bot at a digital table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="table_seats"
+    )
+    bot = models.CharField(max_length=40, blank=True, default="")
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+            models.CheckConstraint(
+                condition=(models.Q(player__isnull=False) & models.Q(bot=""))
+                | (models.Q(player__isnull=True) & ~models.Q(bot="")),
+                name="seat_is_player_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}: {self.player or self.bot}"
