@@ -78,6 +78,53 @@ class Request:
     def name(self, player: PlayerId) -> str:
         return next((p.name for p in self.players if p.id == player), f"#{player}")
 
+    def to_dict(self) -> dict[str, Any]:
+        """The request as JSON values: what a round stores, and what an archive carries,
+        so the seating can be computed again from it alone. Points are ``"p/q"`` strings."""
+        return {
+            "players": [[p.id, p.name, p.seed] for p in self.players],
+            "table": [self.table_min, self.table_max],
+            "round": self.round_number,
+            "seed": self.seed,
+            "history": [
+                [
+                    r.number,
+                    [[list(t.seats), t.first_dealer, _ranking(t.ranking)] for t in r.tables],
+                    list(r.byes),
+                ]
+                for r in self.history
+            ],
+            "standings": list(self.standings),
+            "points": sorted([p, str(v)] for p, v in self.points.items()),
+            "total_rounds": self.total_rounds,
+            "params": dict(self.params),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Request:
+        def ranking(value: Any) -> tuple[tuple[PlayerId, ...], ...] | None:
+            return None if value is None else tuple(tuple(group) for group in value)
+
+        return cls(
+            players=tuple(Entrant(pid, name, seed) for pid, name, seed in data["players"]),
+            table_min=data["table"][0],
+            table_max=data["table"][1],
+            round_number=data["round"],
+            seed=data["seed"],
+            history=tuple(
+                PastRound(
+                    number,
+                    tuple(PastTable(tuple(seats), dealer, ranking(rank)) for seats, dealer, rank in tables),
+                    tuple(byes),
+                )
+                for number, tables, byes in data["history"]
+            ),
+            standings=tuple(data["standings"]),
+            points={p: Fraction(v) for p, v in data["points"]},
+            total_rounds=data["total_rounds"],
+            params=dict(data["params"]),
+        )
+
     def rng(self, method: str) -> random.Random:
         """The method's random generator: the same for the same seed, round and method
         on every machine (``random.Random`` seeded by a string is)."""
@@ -119,21 +166,7 @@ class Seating:
 
 def input_digest(request: Request, method: str) -> str:
     """A digest of everything the seating depends on, in a canonical form."""
-    document = {
-        "method": method,
-        "players": [[p.id, p.name, p.seed] for p in request.players],
-        "table": [request.table_min, request.table_max],
-        "round": request.round_number,
-        "seed": request.seed,
-        "history": [
-            [r.number, [[list(t.seats), t.first_dealer, _ranking(t.ranking)] for t in r.tables], list(r.byes)]
-            for r in request.history
-        ],
-        "standings": list(request.standings),
-        "points": sorted([p, str(v)] for p, v in request.points.items()),
-        "total_rounds": request.total_rounds,
-        "params": request.params,
-    }
+    document = {"method": method, **request.to_dict()}
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 

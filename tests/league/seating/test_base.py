@@ -159,3 +159,27 @@ def test_docstring_examples(module: ModuleType) -> None:
     failed, tried = doctest.testmod(module)
     assert failed == 0
     assert tried >= 2
+
+
+def test_a_request_survives_its_json_form_and_keeps_its_digest() -> None:
+    import json
+    from fractions import Fraction
+
+    from league.seating.base import Entrant, PastRound, PastTable, Request, input_digest
+
+    request = Request(
+        players=(Entrant(1, "Ann", 2), Entrant(2, "Bo"), Entrant(3, "Cy")),
+        table_min=2,
+        table_max=3,
+        round_number=2,
+        seed="s33d",
+        history=(PastRound(1, (PastTable((1, 2), 1, ((2,), (1,))),), (3,)),),
+        standings=(2, 1, 3),
+        points={2: Fraction(3, 2), 1: Fraction(0)},
+        total_rounds=4,
+        params={"budget": 10},
+    )
+    again = Request.from_dict(json.loads(json.dumps(request.to_dict())))
+    assert again == request
+    assert input_digest(again, "swiss") == input_digest(request, "swiss")
+    assert input_digest(again, "swiss") != input_digest(again, "balanced")
