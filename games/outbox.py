@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -26,6 +27,26 @@ DRAIN_GRACE = timedelta(seconds=5)
 MAX_ATTEMPTS = 25
 
 _local = threading.local()
+
+# Other apps' tasks, run when a write carries one of their event types: (topic, types).
+# games never imports those apps; each subscribes from its AppConfig.ready().
+_subscriptions: list[tuple[str, frozenset[str]]] = []
+
+
+def subscribe(topic: str, event_types: Iterable[str]) -> None:
+    """Have every write that appends an event of one of ``event_types`` (engine event
+    class names, such as ``"GameFinished"``) also write an outbox row for the Celery task
+    ``topic``, with the payload ``{"game_id": …}``, in the same transaction. The task must
+    be idempotent: delivery is at least once."""
+    types = frozenset(event_types)
+    if (topic, types) not in _subscriptions:
+        _subscriptions.append((topic, types))
+
+
+def subscribed_messages(game_id: int, event_types: Iterable[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The outbox rows the subscriptions want for a write of ``event_types`` to a game."""
+    written = set(event_types)
+    return [(topic, {"game_id": game_id}) for topic, types in _subscriptions if types & written]
 
 
 def dispatch_on_commit(ids: list[int]) -> None:

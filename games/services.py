@@ -358,7 +358,7 @@ def _append(
             seats[event.seat] = {"name": event.name, "bot": event.bot, "user": None}
     if seats is not None:
         changes["seats"] = seats
-    messages = []
+    messages = outbox.subscribed_messages(game.pk, (type(event).__name__ for event, _, _ in items))
     if bot_to_move(state):
         messages.append((outbox.PLAY_BOT_TURN, {"game_id": game.pk, "expected_version": state.version}))
     rows, outbox_ids = store.write_game_and_events(game, changes, rows, messages=messages)

@@ -1,0 +1,50 @@
+"""Other apps subscribe to event types through games.outbox; the rows are written with
+the events, in the same transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games import outbox
+from games.models import OutboxMessage
+from games.services import SeatSpec
+from tests.support.games import new_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def subscription() -> Iterator[str]:
+    topic = "games.tasks.drain_outbox"  # any registered task: the row is what is checked
+    saved = list(outbox._subscriptions)
+    outbox.subscribe(topic, ["HandDealt"])
+    yield topic
+    outbox._subscriptions[:] = saved
+
+
+def test_a_write_with_a_subscribed_event_writes_one_row_for_its_topic() -> None:
+    saved = list(outbox._subscriptions)
+    try:
+        outbox.subscribe("t.deal", ["HandDealt", "GameFinished"])
+        outbox.subscribe("t.deal", ["HandDealt", "GameFinished"])  # twice is once
+        outbox.subscribe("t.finish", ["GameFinished"])
+        assert outbox.subscribed_messages(7, ["GameStarted", "HandDealt"]) == [("t.deal", {"game_id": 7})]
+        assert outbox.subscribed_messages(7, ["Drew"]) == []
+        assert [t for t, _ in outbox.subscribed_messages(7, ["GameFinished"])] == ["t.deal", "t.finish"]
+    finally:
+        outbox._subscriptions[:] = saved
+
+
+def test_the_store_writes_the_subscribed_rows_with_the_events(
+    subscription: str, owner: Any, ann: Any
+) -> None:
+    # A digital game deals at creation: its first write carries HandDealt.
+    result = new_game(owner, [SeatSpec(user_id=owner.pk), SeatSpec(user_id=ann.pk)])
+    rows = OutboxMessage.objects.filter(topic=subscription)
+    assert [row.payload for row in rows] == [{"game_id": result.game.pk}]
+    # A physical game's creation deals nothing: no row.
+    new_game(owner, [SeatSpec("Ann"), SeatSpec("Bo")], mode="physical")
+    assert rows.count() == 1
