@@ -11,6 +11,8 @@ A game at a table is nothing but its event log; its state is ``replay(events)``.
   the pure fold. No random number is ever drawn while replaying.
 - :func:`legal_commands` ``(state)``: what the seat to act may do, cards included (for
   recorders); :func:`view` ``(state, seat)`` lists only what that viewer may know.
+- :func:`due_entries` ``(state, seat)``: what comes next, named even where it is free-form
+  (a physical deal, the reveals at a showdown, a hand's result); ``view`` carries it as ``due``.
 - :func:`shuffled_deck` ``(ruleset, seed)``: for callers that deal digitally.
 
 A digital game, from the first command to a scored hand:
@@ -84,6 +86,7 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
+from engine.due import Due, due_entries
 from engine.legal import legal_commands
 from engine.melds import Meld
 from engine.play import decide
@@ -111,6 +114,7 @@ __all__ = [
     "DrawDeclined",
     "DrawFromDiscard",
     "DrawFromStock",
+    "Due",
     "EngineError",
     "Event",
     "GameAbandoned",
@@ -155,6 +159,7 @@ __all__ = [
     "command_to_dict",
     "deadwood",
     "decide",
+    "due_entries",
     "event_from_dict",
     "event_to_dict",
     "find_preset",

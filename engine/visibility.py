@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.cards import ALL_CARDS, Card, mask_to_cards
 from engine.commands import Command
+from engine.due import Due, due_entries
 from engine.legal import legal_commands
 from engine.rules import RuleSet
 from engine.state import DIGITAL, DISCARD, PHYSICAL, GameState
@@ -69,6 +70,8 @@ class View:
     last_hand: dict[str, Any] | None
     legal_commands: tuple[Command, ...]
     result: MatchResult | None
+    # What comes next, named even when it is free-form (engine.due): a deal, reveals, a result.
+    due: tuple[Due, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,6 +100,7 @@ class View:
             "revealed": {str(seat): [str(c) for c in cards] for seat, cards in self.revealed.items()},
             "last_hand": self.last_hand,
             "legal_commands": [command.to_dict() for command in self.legal_commands],
+            "due": [entry.to_dict() for entry in self.due],
             "result": None if self.result is None else self.result.to_dict(),
         }
 
@@ -123,7 +127,8 @@ def view(state: GameState, seat: int | None = None, *, recorder: bool = False) -
         raise ValueError(f"there is no seat {seat!r}")
     t = state.tally
     hand = state.hand
-    legal = legal_commands(state)
+    every = legal_commands(state)
+    legal = every
     if seat is not None:
         legal = [c for c in legal if getattr(c, "seat", None) == seat]
     elif state.mode == DIGITAL:
@@ -171,4 +176,5 @@ def view(state: GameState, seat: int | None = None, *, recorder: bool = False) -
         last_hand=last,
         legal_commands=tuple(legal),
         result=t.result,
+        due=tuple(due_entries(state, seat, recorder=recorder, legal=every)),
     )
