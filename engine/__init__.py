@@ -64,6 +64,7 @@ from engine.commands import (
     command_to_dict,
 )
 from engine.deck import shuffled_deck, stacked_deck
+from engine.due import Due, due_entries
 from engine.errors import EngineError, IllegalMove, InvalidHand, InvalidShowdown
 from engine.events import (
     CardDiscarded,
@@ -86,7 +87,6 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
-from engine.due import Due, due_entries
 from engine.legal import legal_commands
 from engine.melds import Meld
 from engine.play import decide

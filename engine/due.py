@@ -169,9 +169,7 @@ def due_entries(
         knocker = hand.knocker if hand.knocker >= 0 else None
         waiting = tuple(s for s in hand.order if hand.revealed[s] < 0)
         known = {
-            s: tuple(c.code for c in mask_to_cards(hand.hands[s]))
-            for s in waiting
-            if recorder or s == seat
+            s: tuple(c.code for c in mask_to_cards(hand.hands[s])) for s in waiting if recorder or s == seat
         }
         entries = [
             Due(
@@ -205,4 +203,3 @@ def due_entries(
         number = hand.number if hand is not None else t.hands_dealt
         return [Due(REENTRY, "DecideReentry", "seat", number, seat=t.pending[0])]
     return []
-

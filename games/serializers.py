@@ -158,7 +158,9 @@ class GameStateSerializer(serializers.Serializer[dict[str, Any]]):
     owner = serializers.IntegerField(allow_null=True)
     seats = serializers.JSONField()
     viewer = ViewerSerializer()
-    view = serializers.JSONField(help_text="engine.view(state, seat).to_dict(), legal_commands and due included")
+    view = serializers.JSONField(
+        help_text="engine.view(state, seat).to_dict(), legal_commands and due included"
+    )
 
 
 class CommandResultSerializer(serializers.Serializer[dict[str, Any]]):

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from league.models import Club, ClubGame, Membership
+from league.models import Club, ClubGame, Membership, Table
 
 # Club roles that may open and record the club's games.
 RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
@@ -32,3 +32,13 @@ def records_club_game(user_id: int, game: Any) -> bool:
 def club_of_game(game_id: int) -> Club | None:
     link = ClubGame.objects.select_related("club").filter(game_id=game_id).first()
     return link.club if link else None
+
+
+def table_with_round(table_id: int) -> Table | None:
+    """A round's table with its round, tournament and club (for the recorder's page)."""
+    return Table.objects.select_related("round__tournament__club").filter(pk=table_id).first()
+
+
+def table_of_game(game_id: int) -> Table | None:
+    """The tournament table a game is played at, if any."""
+    return Table.objects.filter(game_id=game_id).first()
