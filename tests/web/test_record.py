@@ -363,3 +363,15 @@ def test_seat_names_follow_a_replacement(night: Night) -> None:
     )
     text = visible_text(client(night.scorekeeper).get(night.url).content.decode())
     assert "Dee took over" in text and "Dee" in text
+
+
+def test_a_knock_rami_reentry_is_asked_and_recorded(make_user: Any) -> None:
+    night = club_night(make_user, preset="rami")
+    record(night, {"type": "RecordHandResult", "knocker": 0, "deadwood": {"1": 100, "2": 0, "0": 0}})
+    page = client(night.scorekeeper).get(night.url).content.decode()
+    assert "Bo decides whether to re-enter." in page
+    assert 'value="reenter"' in page and 'value="stay_out"' in page and 'value="deal"' not in page
+    assert Post(night, night.scorekeeper)("stay_out", seat=1).status_code == 303
+    assert GameEvent.objects.get(game=night.game, type="ReentryDecided").data["reenter"] is False
+    text = visible_text(client(night.scorekeeper).get(night.url).content.decode())
+    assert "Bo stayed out." in text
