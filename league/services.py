@@ -569,6 +569,10 @@ def generate_round(
             raise LeagueError(
                 "round_in_draft", f"round {last.number} is still a draft: publish it first", 409
             )
+        if last is not None and last.status == Round.Status.PUBLISHED:
+            # its games may have ended without the task having run yet: check now
+            last = Round.objects.select_for_update().select_related("tournament").get(pk=last.pk)
+            _complete_if_done(last)
         if last is not None and last.status != Round.Status.COMPLETE:
             reason = (force_reason or "").strip()
             if not reason:
@@ -903,9 +907,15 @@ def _complete_if_done(round_: Round) -> bool:
 
 
 def _knockout_over(round_: Round) -> bool:
-    """A 2-player knockout is over when its round had one table and no one advanced
-    from a bye: the final was played."""
-    return round_.tournament.table_max == 2 and round_.tables.count() == 1 and not round_.byes
+    """Whether a 2-player knockout has played its final: seating the next round says so."""
+    tournament = round_.tournament
+    if tournament.table_max != 2:
+        return False
+    try:
+        make_seating(tournament.seating, seating_request(tournament, round_.number + 1))
+    except SeatingError as exc:
+        return exc.code == "knockout_finished"
+    return False
 
 
 def game_ended(game_id: int) -> bool:

@@ -73,3 +73,25 @@ def record_to_the_end(client: APIClient, game_id: int, winner: int = 0) -> dict[
     game = Game.objects.get(pk=game_id)
     assert game.status == "finished", game.status
     return {"id": game.pk, "status": game.status}
+
+
+def finish_round(round_: Any, recorder: Any, winners: dict[int, int] | None = None) -> None:
+    """Record every game of a published round to its end through the game services:
+    at table ``n`` the seat ``winners.get(n, 0)`` wins every hand."""
+    from games import services
+    from games.models import Source
+
+    for table in round_.tables.all():
+        winner = (winners or {}).get(table.number, 0)
+        for _ in range(20):
+            game = Game.objects.get(pk=table.game_id)
+            if game.status in ("finished", "abandoned"):
+                break
+            counts = {str(seat): (2 if seat == winner else 20 + seat) for seat in range(len(game.seats))}
+            services.submit_command(
+                game=game,
+                command={"type": "RecordHandResult", "knocker": winner, "deadwood": counts},
+                actor=recorder,
+                source=Source.SYSTEM,
+                expected_version=game.version,
+            )
