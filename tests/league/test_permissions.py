@@ -127,10 +127,7 @@ def test_permission_matrix(
     client = client_for(None if role == "anonymous" else world[role])
     url = _fill(path, world)
     before = _snapshot()
-    if method == "GET":
-        response = client.get(url)
-    else:
-        response = write(client, method, url, _fill(body, world))
+    response = client.get(url) if method == "GET" else write(client, method, url, _fill(body, world))
     assert response.status_code == expected[role], (role, name, response.json())
     if response.status_code >= 400:
         assert set(response.json()) >= {"code", "message"}
