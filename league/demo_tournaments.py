@@ -97,7 +97,7 @@ def _round(tournament: Tournament, director: Any, number: int) -> Round:
     return existing or services.generate_round(tournament, director)
 
 
-def _record_to_the_end(game_id: int | None, scorekeeper: Any, *, winner: int) -> None:
+def _record_to_the_end(game_id: int, scorekeeper: Any, *, winner: int) -> None:
     """The scorekeeper records hands: ``winner`` knocks with 2 deadwood each time."""
     for _ in range(10):
         game = Game.objects.get(pk=game_id)
