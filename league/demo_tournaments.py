@@ -82,6 +82,7 @@ def _play(
         if round_.status == Round.Status.DRAFT:
             round_ = services.publish_round(round_, director)
         for table in round_.tables.all():
+            assert table.game_id is not None  # published: every table has its game
             _record_to_the_end(
                 table.game_id, scorekeeper, winner=(table.number + number) % table.seats.count()
             )
