@@ -8,6 +8,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.models import Mode
 from league.models import Club, Player, Registration, Round, Table, Tournament
 from league.seating import METHODS
 from league.services import departs_from_generated
@@ -48,7 +49,7 @@ class TournamentCreateSerializer(serializers.Serializer[None]):
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=Tournament.Kind.TOURNAMENT)
     preset = serializers.CharField(max_length=40, default="knock-rummy")
     options = serializers.DictField(default=dict, help_text="Rule options overriding the preset")
-    mode = serializers.ChoiceField(choices=Tournament.Mode.choices, default=Tournament.Mode.PHYSICAL)
+    mode = serializers.ChoiceField(choices=Mode.choices, default=Tournament.Mode.PHYSICAL)
     table_size = TableSizeSerializer()
     seating = serializers.ChoiceField(choices=sorted(METHODS), default="balanced")
     seating_params = SeatingParamsSerializer(required=False)
@@ -66,7 +67,7 @@ class TournamentUpdateSerializer(serializers.Serializer[None]):
     name = serializers.CharField(max_length=120, required=False)
     preset = serializers.CharField(max_length=40, required=False)
     options = serializers.DictField(required=False)
-    mode = serializers.ChoiceField(choices=Tournament.Mode.choices, required=False)
+    mode = serializers.ChoiceField(choices=Mode.choices, required=False)
     table_size = TableSizeSerializer(required=False)
     seating = serializers.ChoiceField(choices=sorted(METHODS), required=False)
     seating_params = SeatingParamsSerializer(required=False)

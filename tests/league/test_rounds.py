@@ -145,3 +145,20 @@ def test_a_round_robin_league_with_open_rounds_is_refused_as_a_tournament(staff:
         staff["club"], {"name": "Season", "kind": "league", "table_size": {"min": 2, "max": 2}}, None
     )
     assert season.rounds is None and season.kind == "league"
+
+
+def test_check_rounds_command_completes_what_the_task_missed(staff: dict[str, Any]) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    tournament = _tournament(staff, ("Ann", "Bo", "Cy"))
+    director = staff["director"]
+    round_ = services.publish_round(services.generate_round(tournament, director), director)
+    out = StringIO()
+    call_command("check_rounds", stdout=out)
+    assert out.getvalue().startswith("0 published rounds complete")
+    finish_round(round_, director)
+    call_command("check_rounds", stdout=out)
+    assert "1 published round complete" in out.getvalue()
+    assert Round.objects.get(pk=round_.pk).status == "complete"
