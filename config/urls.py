@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("league.urls")),
     path("", home, name="home"),
+    path("", include("web.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

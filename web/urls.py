@@ -1,0 +1,10 @@
+"""The site's human URLs. Each audience's pages live in a module of ``web.views`` with its
+own ``urlpatterns``; they are gathered here."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("web.views.account")),
+]
