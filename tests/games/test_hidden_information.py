@@ -27,6 +27,7 @@ from games import services, store
 from games.models import Game, GameEvent
 from league.models import Club, ClubGame, Membership
 from tests.support.games import client_for, new_game
+from web.templatetags.site import card_name
 
 pytestmark = pytest.mark.django_db
 
@@ -93,8 +94,17 @@ def codes_in(value: Any) -> Iterator[str]:
             yield from codes_in(item)
 
 
+# A page draws a card as a face read out by name (web's ``card`` filter): the name counts.
+FACE_NAMES = {card_name(card.code): card.code for card in ALL_CARDS if not card.code.startswith("X")}
+FACE = re.compile(r'aria-label="([a-z]+ of [a-z]+)"')
+
+
 def leaked(body: Any, known: set[str]) -> set[str]:
-    found = set(HTML_CODE.findall(body)) if isinstance(body, str) else set(codes_in(body))
+    if isinstance(body, str):
+        found = set(HTML_CODE.findall(body))
+        found |= {FACE_NAMES[name] for name in FACE.findall(body) if name in FACE_NAMES}
+    else:
+        found = set(codes_in(body))
     return found - known
 
 
@@ -175,10 +185,13 @@ def audit_reads(table: Table, knowledge: Knowledge, where: str) -> list[str]:
         urls = [base + q for q in queries] + [f"{base}/events" + q for q in queries] + [f"{base}/export"]
         if role in ("anonymous", "seat0"):
             urls.append("/")  # the home page lists games the same way for everyone
+        if role in ("owner", "scorekeeper", "director", "seat0", "stranger"):
+            urls.append(f"/games/{table.game_id}/record")  # the recorder's page (403 for others)
         for url in urls:
             response = client.get(url)
             assert response.status_code in (200, 403), (url, response.status_code)
-            body = response.content.decode() if url == "/" else response.json()
+            html = not url.startswith("/api/")
+            body = response.content.decode() if html else response.json()
             extra = leaked(body, known) if known is not None else set()
             if extra:
                 problems.append(f"{where} {role} GET {url}: {sorted(extra)}")
@@ -247,6 +260,7 @@ def test_the_audit_catches_a_leak() -> None:
     assert leaked(body, knowledge.known_to(1)) == {"AS"}
     assert leaked("<td>KD</td> <td>QH</td>", knowledge.known_to(None)) == {"KD"}
     assert leaked({"name": "ASK"}, set()) == set()
+    assert leaked('<span class="card red" aria-label="king of diamonds">K♦</span>', set()) == {"KD"}
 
 
 def test_anonymous_home_page_shows_no_card(people: dict[str, Any]) -> None:
