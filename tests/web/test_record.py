@@ -375,3 +375,21 @@ def test_a_knock_rami_reentry_is_asked_and_recorded(make_user: Any) -> None:
     assert GameEvent.objects.get(game=night.game, type="ReentryDecided").data["reenter"] is False
     text = visible_text(client(night.scorekeeper).get(night.url).content.decode())
     assert "Bo stayed out." in text
+
+
+def test_without_javascript_check_it_shows_the_arrangement_and_records_nothing(night: Night) -> None:
+    for command in (
+        {"type": "DealHand", "upcard": "7H"},
+        {"type": "DrawFromDiscard", "seat": 1},
+        {"type": "Discard", "seat": 1, "card": "QS"},
+        {"type": "DrawFromStock", "seat": 2},
+        {"type": "Knock", "seat": 2, "card": None},
+    ):
+        record(night, command)
+    version = Game.objects.get(pk=night.game.pk).version
+    page = Post(night, night.scorekeeper)("check", seat=1, cards="7h 8h 9h 2c 3c 4c kd")
+    html = page.content.decode()
+    assert page.status_code == 200 and "<html" in html
+    assert 'value="7h 8h 9h 2c 3c 4c kd"' in html and "Fits what the table has seen" in html
+    assert html.count('class="meld"') == 2
+    assert Game.objects.get(pk=night.game.pk).version == version

@@ -160,6 +160,11 @@ def test_a_whole_hand_recorded_move_by_move_on_a_phone(night: Night, live_server
         has_text="Q♠ was already discarded by Bo in turn 1."
     ).wait_for()
     shot(page, "record-showdown-inconsistent")
+    version = Game.objects.get(pk=night.game.pk).version
+    page.locator("#reveal-2").get_by_role("button", name="Check it").click()  # checks, records nothing
+    page.locator("#preview-2 .refusal").wait_for()
+    assert Game.objects.get(pk=night.game.pk).version == version and page.locator("form.reveal").count() == 3
+    assert page.locator("header.site-header").count() == 1  # the preview was swapped in, not a page
     tap(page, "Record Bo's hand")
     page.wait_for_function("() => document.querySelectorAll('form.reveal').length === 2")
     assert "Recorded: Bo showed" in page.locator(".recorded").inner_text()

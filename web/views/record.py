@@ -20,7 +20,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils.safestring import mark_safe
 
 import engine
 from engine.arrangement import best_arrangement
@@ -163,7 +165,10 @@ def panel_context(
     error: Refusal | None = None,
     posted: QueryDict | None = None,
     flash: str = "",
+    checked: tuple[int, str, str] | None = None,
 ) -> dict[str, Any]:
+    """Everything the panel draws. ``checked`` is a hand checked without JavaScript:
+    (seat, the cards as typed, the preview's HTML)."""
     game = target.game
     assert game is not None
     state = store.load_state(game)
@@ -206,6 +211,9 @@ def panel_context(
             known = list(reveal.known.get(seat, ()))
             mine = error is not None and error.action == "reveal" and error.seat == seat
             typed = posted.get("cards", "") if mine and posted is not None else " ".join(known)
+            preview_html = ""
+            if checked is not None and checked[0] == seat:
+                typed, preview_html = checked[1], checked[2]
             reveals.append(
                 {
                     "seat": seat,
@@ -215,6 +223,7 @@ def panel_context(
                     "typed": typed,
                     "knocker": seat == reveal.knocker,
                     "error": error if mine else None,
+                    "preview": preview_html,
                 }
             )
     result = due.get("hand_result")
@@ -470,6 +479,8 @@ def record(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
         return target
     if request.method == "POST" and target.game is None:
         return _page(request, target, 409)
+    if request.method == "POST" and request.POST.get("action") == "check":
+        return _checked(request, target)
     if request.method == "POST":
         error, flash = _submit(request, target)
         if error is not None:
@@ -507,6 +518,18 @@ def preview(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
         raise Http404("Nothing to preview here.")
     context = {"target": target, **preview_context(target.game, request.GET)}
     return render(request, "record/_preview.html", context)
+
+
+def _checked(request: HttpRequest, target: Target) -> HttpResponse:
+    """Without JavaScript, "Check it" posts the hand here: the page comes back with the
+    engine's arrangement of it in place, and nothing is recorded."""
+    assert target.game is not None
+    context = {"target": target, **preview_context(target.game, request.POST)}
+    html = mark_safe(render_to_string("record/_preview.html", context, request))  # rendered (escaped) above
+    seat = request.POST.get("seat", "")
+    checked = (int(seat), request.POST.get("cards", ""), html) if seat.isdigit() else None
+    template = "record/_panel.html" if request.htmx else "record/page.html"  # type: ignore[attr-defined]
+    return render(request, template, panel_context(target, checked=checked))
 
 
 def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
