@@ -196,7 +196,7 @@ def panel_context(
             "name": name,
             "score": str(v.scores[i]),
             "cards": v.hand_sizes[i],
-            "dealer": i == v.dealer,
+            "dealer": i == v.dealer and v.status in ("playing", "showdown"),
             "to_move": i == v.to_move,
             "out": v.eliminated[i],
         }
@@ -243,6 +243,7 @@ def panel_context(
         "names": names,
         "seats": seats,
         "headline": _headline(v, names),
+        "in_hand": v.status in ("playing", "showdown"),  # between hands the last pile is history
         "due": due,
         "move": due.get("move"),
         "deal": due.get("deal") if physical else None,
