@@ -109,3 +109,27 @@ def recent_games(limit: int = 10) -> list[dict[str, Any]]:
         }
         for game in games
     ]
+
+
+def games_in_play_for(user_id: int, *, limit: int = 10, scan: int = 200) -> list[dict[str, Any]]:
+    """The digital games still in play where ``user_id`` holds a seat, newest first (of
+    the latest ``scan`` such games): id, preset and seat names. Nothing hidden is read."""
+    games = (
+        Game.objects.filter(mode=Mode.DIGITAL)
+        .exclude(status__in=("finished", "abandoned"))
+        .only("id", "ruleset", "seats")
+        .order_by("-id")[:scan]
+    )
+    found = []
+    for game in games:
+        if game.seats_of(user_id):
+            found.append(
+                {
+                    "id": game.pk,
+                    "preset": game.ruleset.get("preset", ""),
+                    "seats": [seat["name"] for seat in game.seats],
+                }
+            )
+            if len(found) >= limit:
+                break
+    return found

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_append_function'),
+        ("games", "0003_append_function"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='bot_delay',
+            model_name="game",
+            name="bot_delay",
             field=models.FloatField(blank=True, null=True),
         ),
     ]
