@@ -34,10 +34,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 import engine
+from config.celery import app as celery_app
 from engine import Event, GameStarted, GameState, IllegalMove
 from engine.bots import get_bot
 from engine.errors import EngineError
-from config.celery import app as celery_app
 from games import outbox, store
 from games.models import Game, GameEvent, Mode, OutboxMessage, Source
 from games.seat_checks import bots_named_in, check_known_bot, check_playable, check_replacement

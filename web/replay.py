@@ -18,6 +18,9 @@ from engine.cards import mask_to_cards
 from web.templatetags.site import card_name
 
 Names = Sequence[str]
+# Typographic signs for sums read by people (and screen readers): minus and times.
+MINUS = "\u2212"
+TIMES = "\u00d7"
 
 
 def _name(names: Names, seat: Any) -> str:
@@ -31,19 +34,19 @@ def _card(code: Any) -> str:
 
 
 def points_text(value: Fraction | str | int) -> str:
-    """``Fraction(20, 3)`` → ``"20/3"``; signs written out: ``"+5"``, ``"−12"``."""
+    """``Fraction(20, 3)`` → ``"+20/3"``: the sign always written, a minus as U+2212."""
     number = Fraction(value)
     text = str(abs(number))
     if number > 0:
         return f"+{text}"
     if number < 0:
-        return f"−{text}"
+        return f"{MINUS}{text}"
     return "0"
 
 
 def _number(value: Fraction | int) -> str:
     number = Fraction(value)
-    return f"−{abs(number)}" if number < 0 else str(number)
+    return f"{MINUS}{abs(number)}" if number < 0 else str(number)
 
 
 def _listed(items: Sequence[str]) -> str:
@@ -124,7 +127,7 @@ def describe(event: Mapping[str, Any], names: Names) -> str:
             first = [_name(names, seat) for seat in ranking[0]]
             return f"The game is over: {_listed(first)} {'win' if len(first) > 1 else 'wins'}."
         return "The game is over."
-    return kind
+    return str(kind)
 
 
 def _scored_sentence(data: Mapping[str, Any], names: Names) -> str:
@@ -265,10 +268,10 @@ def _explain_settlement(
         for seat, count in deadwood.items():
             if seat == knocker:
                 continue
-            pays = count + rs.rum_bonus
-            lines.append(f"{_name(names, seat)} pays {count} + {rs.rum_bonus} rum bonus = {pays} to {k}.")
-            points[seat] -= pays
-            points[knocker] += pays
+            owed = count + rs.rum_bonus
+            lines.append(f"{_name(names, seat)} pays {count} + {rs.rum_bonus} rum bonus = {owed} to {k}.")
+            points[seat] -= owed
+            points[knocker] += owed
         return lines, points
     low = min(deadwood.values())
     winners = [seat for seat, count in deadwood.items() if count == low]
@@ -291,11 +294,12 @@ def _explain_settlement(
         lines.append(f"The lowest count is {low}: {lowest}.")
     bonus = rs.rum_bonus if knocker is not None and low == 0 and rs.rum_bonus_for == "any_player" else 0
     pot = Fraction(0)
-    for seat, count in deadwood.items():
+    for seat, held in deadwood.items():
+        count = int(held)
         if seat in winners or (tied and seat == knocker):
             continue
         pays = Fraction(count - low + bonus)
-        terms = [f"{count} − {low}"]
+        terms = [f"{count} {MINUS} {low}"]
         if bonus:
             terms.append(f"{bonus} rum bonus")
         extra = ""
@@ -305,7 +309,7 @@ def _explain_settlement(
                 terms.append(f"{rs.knocker_penalty} penalty for a lost knock")
             elif rs.knocker_loss == "double":
                 pays += count - low
-                terms = [f"2 × ({count} − {low})"] + terms[1:]
+                terms = [f"2 {TIMES} ({count} {MINUS} {low})", *terms[1:]]
             else:
                 lower = [o for o, c in deadwood.items() if o != knocker and c < count]
                 for other in lower:
@@ -343,7 +347,7 @@ def _explain_cumulative(
             parts.append(f"{_name(names, seat)} +{count}")
         else:
             points[seat] = Fraction(-rs.zero_deadwood_bonus)
-            parts.append(f"{_name(names, seat)} −{rs.zero_deadwood_bonus} (no deadwood)")
+            parts.append(f"{_name(names, seat)} {MINUS}{rs.zero_deadwood_bonus} (no deadwood)")
     head = "Nobody knocked." if knocker is None else f"{_name(names, knocker)} knocked."
     return [head, "Each player adds their deadwood: " + ", ".join(parts) + "."], points
 
@@ -376,7 +380,7 @@ def _explain_gin(
             gained = kc - count + rs.undercut_bonus
             points[seat] += gained
             lines.append(
-                f"{o} has {count}{after}, undercutting {k} → {o} scores {kc} − {count} + "
+                f"{o} has {count}{after}, undercutting {k} → {o} scores {kc} {MINUS} {count} + "
                 f"{rs.undercut_bonus} undercut bonus = {gained}."
             )
         elif count == kc:
@@ -384,7 +388,7 @@ def _explain_gin(
         else:
             gained = count - kc
             points[knocker] += gained
-            lines.append(f"{o} has {count}{after} → {k} scores {count} − {kc} = {gained}.")
+            lines.append(f"{o} has {count}{after} → {k} scores {count} {MINUS} {kc} = {gained}.")
     return lines, points
 
 

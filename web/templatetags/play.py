@@ -16,10 +16,9 @@ register = template.Library()
 @register.inclusion_tag("games/_practice_form.html", takes_context=True)
 def practice_form(context: template.Context) -> dict[str, Any]:
     user = context.get("user")
-    signed_in = user is not None and user.is_authenticated
     return {
         "user": user,
         "csrf_token": context.get("csrf_token"),
         "practice_presets": sorted(PRESETS),
-        "your_games": games_in_play_for(user.pk) if signed_in else [],
+        "your_games": games_in_play_for(user.pk) if user is not None and user.is_authenticated else [],
     }

@@ -19,7 +19,6 @@ from games.models import Game
 from games.redaction import live_hand, redact_events
 from web import replay
 
-
 STATUS_TEXT = {
     "awaiting_deal": "waiting for the deal",
     "playing": "being played",

@@ -223,14 +223,18 @@ def _play_move(request: HttpRequest, game: Game, access: GameAccess, seats: list
     state = store.load_state(game)
     seat = _seat(seats, state)
     error = _submit(request, game, access, seat, state)
-    if error is None and not request.htmx:
+    if error is None and not _is_htmx(request):
         return redirect("game-play", game_id=game.pk)
     fresh = store.read_game(game.pk) or game
     state = store.load_state(fresh)
     context = play_context(fresh, _seat(seats, state), state, error=error)
-    if request.htmx:
+    if _is_htmx(request):
         return render(request, "games/_play.html", context)
     return render(request, "games/play.html", context, status=400)
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False))
 
 
 def _submit(request: HttpRequest, game: Game, access: GameAccess, seat: int, state: GameState) -> str | None:
