@@ -8,20 +8,16 @@ delay between bot moves (settings.BOT_MOVE_DELAY is 0 in tests)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from config.celery import app as celery_app
 from games import store
 from games.models import Game
+from tests.support.browser import shoot, sign_in
 
 pytestmark = pytest.mark.browser
-
-SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots"
 
 
 @pytest.fixture
@@ -31,34 +27,6 @@ def eager_bots() -> Iterator[None]:
     conf.CELERY_TASK_ALWAYS_EAGER = conf.CELERY_TASK_EAGER_PROPAGATES = True
     yield
     conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES = saved
-
-
-def sign_in(page: Any, live_server: Any, user: Any) -> None:
-    client = Client()
-    client.force_login(user)
-    page.context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
-
-
-def no_horizontal_overflow(page: Any) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
-
-
-def shoot(page: Any, name: str) -> None:
-    """Screenshots at a phone's and a desktop's width; neither scrolls sideways."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for width in (390, 1280):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(100)
-        assert no_horizontal_overflow(page), f"{name} overflows at {width} px"
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
 
 
 def version(page: Any) -> str:
@@ -122,7 +90,7 @@ def start_practice(page: Any, live_server: Any, preset: str, bots: str) -> Game:
 def test_a_player_plays_a_whole_hand_against_bots(
     games_db: None, live_server: Any, page: Any, ann: Any, eager_bots: None, preset: str, bots: str
 ) -> None:
-    sign_in(page, live_server, ann)
+    sign_in(page, live_server.url, ann)
     game = start_practice(page, live_server, preset, bots)
     assert [seat["bot"] for seat in game.seats] == [None] + ["greedy"] * int(bots)
     assert page.locator("#status-line").inner_text().startswith("Your turn")

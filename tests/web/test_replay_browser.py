@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.browser import shoot
 from tests.support.web_games import finished_game
-from tests.web.test_play_browser import shoot
 
 pytestmark = pytest.mark.browser
 
