@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from config.celery import app as celery_app
 from games import store
 from games.models import Game
@@ -111,3 +112,33 @@ def test_a_player_plays_a_whole_hand_against_bots(
         assert state.hand is not None and state.hand.number == len(state.tally.results) + 1
         assert page.locator(".play-hand .card").count() >= (7 if preset == "knock-rummy" else 10)
     shoot(page, f"play-{preset}-showdown")
+
+
+def test_another_players_move_arrives_without_a_reload(
+    games_db: None, live_server: Any, page: Any, owner: Any, ann: Any, bob: Any
+) -> None:
+    """While ann waits, her page polls; unchanged polls are 304s and leave the page as it
+    is, and bob's move (sent from elsewhere) shows up within seconds, without a reload."""
+    from games.services import SeatSpec
+    from tests.support.games import new_game, play
+
+    created = new_game(owner, [SeatSpec(user_id=ann.pk), SeatSpec(user_id=bob.pk)], first_dealer=0)
+    game_id = created.game.pk
+    polls: list[int] = []
+    page.on("response", lambda r: polls.append(r.status) if "/play/state" in r.url else None)
+    sign_in(page, live_server.url, ann)
+    page.goto(f"{live_server.url}/games/{game_id}/play")
+    assert page.locator("#status-line").inner_text() == "Waiting for bob…"
+    page.wait_for_timeout(2500)
+    assert polls and set(polls) == {304}
+    assert page.locator("#status-line").inner_text() == "Waiting for bob…"  # a 304 swaps nothing
+    page.evaluate("window.notReloaded = true")
+    drawn = play(game_id, bob, {"type": "DrawFromStock", "seat": 1}).state
+    hand = engine.view(drawn, 1).hand
+    assert hand is not None
+    play(game_id, bob, {"type": "Discard", "seat": 1, "card": hand[0].code})
+    page.wait_for_function(
+        "() => document.querySelector('#status-line').textContent.startsWith('Your turn')", timeout=5000
+    )
+    assert page.evaluate("window.notReloaded") is True
+    assert 200 in polls
