@@ -103,7 +103,9 @@ def test_eager_celery_cannot_wait_so_bots_move_at_once(owner: Any, settings: Any
     settings.BOT_MOVE_DELAY = 0.8
     with celery_eager(True):
         created = create(owner, bot_delay=2)
-    assert services.bot_move_delay(created.game) == 0
+        assert services.bot_move_delay(created.game) == 0
+    with celery_eager(False):
+        assert services.bot_move_delay(created.game) == 2
 
 
 @pytest.mark.django_db
