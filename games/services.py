@@ -204,9 +204,14 @@ def create_game(
     )
     started = engine.decide(None, start)  # IllegalMove (400) before anything is written
     owner_id = _actor_id(owner)
-    digest = command_digest(
-        {**engine.command_to_dict(start), "users": seat_rows, "context": dict(context or {})}, owner_id
-    )
+    described: dict[str, Any] = {
+        **engine.command_to_dict(start),
+        "users": seat_rows,
+        "context": dict(context or {}),
+    }
+    if bot_delay is not None:  # only then: the digests of earlier creations stay as they were
+        described["bot_delay"] = bot_delay
+    digest = command_digest(described, owner_id)
     key = idempotency_key or new_idempotency_key()
     # A retry (the owner's key again) collides with the original's row on the unique
     # (owner, creation_key) and is answered from the original: no lookup before every

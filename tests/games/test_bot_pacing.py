@@ -13,7 +13,7 @@ import pytest
 import engine
 from config.celery import app as celery_app
 from games import services
-from games.models import OutboxMessage
+from games.models import Game, OutboxMessage
 from games.tasks import play_bot_turn
 
 # The bot sits in seat 0, which moves first when seat 1 deals.
@@ -114,3 +114,21 @@ def test_a_delay_out_of_range_is_refused(owner: Any, delay: float) -> None:
     with pytest.raises(engine.IllegalMove) as refused:
         create(owner, bot_delay=delay)
     assert refused.value.code == "malformed_command"
+
+
+@pytest.mark.django_db
+def test_the_api_sets_a_games_bot_delay(ann: Any) -> None:
+    from tests.support.games import client_for
+
+    client = client_for(ann)
+    body = {"preset": "gin-rummy", "seats": [{"user": ann.pk}, {"bot": "greedy"}]}
+    created = client.post("/api/v1/games", {**body, "bot_delay": "1.5"}, format="json")
+    assert created.status_code == 201
+    assert Game.objects.get(pk=created.json()["id"]).bot_delay == 1.5
+    default = client.post("/api/v1/games", body, format="json")
+    assert Game.objects.get(pk=default.json()["id"]).bot_delay is None
+    for bad in ("11", "-1", "NaN", "soon", "0.001"):
+        refused = client.post("/api/v1/games", {**body, "bot_delay": bad}, format="json")
+        assert refused.status_code == 400, bad
+        assert "bot_delay" in str(refused.json()), (bad, refused.json())
+    assert Game.objects.count() == 2
