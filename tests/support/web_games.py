@@ -22,7 +22,7 @@ class LiveTable:
     """A digital knock-rummy game in its first hand: ann (seat 0) and bob (seat 1) are
     users, Cy (seat 2) a named seat; each has drawn from the stock, ann and bob have
     discarded, and Cy is about to discard. The game is linked to a club whose director
-    is ``director``."""
+    is ``director`` (and whose scorekeeper is ``scorekeeper``, if given)."""
 
     game: Game
     users: dict[str, Any]
@@ -47,7 +47,7 @@ class LiveTable:
         return {c.code for c in mask_to_cards(hand.hands[seat])}
 
 
-def live_table(owner: Any, ann: Any, bob: Any, director: Any) -> LiveTable:
+def live_table(owner: Any, ann: Any, bob: Any, director: Any, scorekeeper: Any = None) -> LiveTable:
     created = new_game(
         owner,
         [services.SeatSpec(user_id=ann.pk), services.SeatSpec(user_id=bob.pk), services.SeatSpec(name="Cy")],
@@ -56,6 +56,8 @@ def live_table(owner: Any, ann: Any, bob: Any, director: Any) -> LiveTable:
     game_id = created.game.pk
     club = Club.objects.create(name="Riverside", slug="riverside")
     Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+    if scorekeeper is not None:
+        Membership.objects.create(club=club, user=scorekeeper, role=Membership.Role.SCOREKEEPER)
     ClubGame.objects.create(club=club, game_id=game_id)
     actors = {0: ann, 1: bob, 2: owner}
     for seat in (0, 1):
@@ -67,7 +69,8 @@ def live_table(owner: Any, ann: Any, bob: Any, director: Any) -> LiveTable:
     play(game_id, owner, {"type": "DrawFromStock", "seat": 2})
     game = Game.objects.get(pk=game_id)
     assert game.status == "playing"
-    return LiveTable(game, {"ann": ann, "bob": bob, "director": director, "owner": owner})
+    users = {"ann": ann, "bob": bob, "director": director, "owner": owner, "scorekeeper": scorekeeper}
+    return LiveTable(game, {name: user for name, user in users.items() if user is not None})
 
 
 def finished_game(owner: Any, player: Any, *, preset: str = "knock-rummy", **options: Any) -> Game:

@@ -40,13 +40,14 @@ ROLES: dict[str, tuple[str | None, int | None]] = {
     "other player": ("bob", 1),
     "spectator": (None, None),
     "club director": ("director", None),
+    "club scorekeeper": ("scorekeeper", None),
     "owner, not seated": ("owner", None),
 }
 
 
 @pytest.fixture
 def table(owner: Any, ann: Any, bob: Any, make_user: Any) -> LiveTable:
-    return live_table(owner, ann, bob, make_user("dina"))
+    return live_table(owner, ann, bob, make_user("dina"), make_user("sam"))
 
 
 @pytest.mark.django_db
