@@ -193,12 +193,13 @@ def test_points_are_written_with_their_sign() -> None:
 
 
 @pytest.mark.django_db
-def test_only_the_seated_player_may_open_the_play_page(table: LiveTable) -> None:
+def test_only_the_seated_player_may_open_the_play_page(table: LiveTable, make_user: Any) -> None:
     url = f"/games/{table.game.pk}/play"
     anonymous = Client().get(url)
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/login/")
-    for who in ("director", "owner"):
-        refused = signed_in(table.users[who]).get(url)
+    outsider = make_user("carl")  # a player of the club, not seated in this game
+    for user in (table.users["director"], table.users["owner"], outsider):
+        refused = signed_in(user).get(url)
         assert refused.status_code == 403
         assert "Only the players seated in this game may play it." in refused.content.decode()
     assert signed_in(table.users["ann"]).get(url).status_code == 200
