@@ -7,4 +7,6 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("web.views.account")),
+    path("", include("web.views.games")),
+    path("", include("web.views.play")),
 ]
