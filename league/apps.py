@@ -13,6 +13,7 @@ class LeagueConfig(AppConfig):
         register_recorder_check(records_club_game)
 
         from games import outbox
+        from league import tasks  # noqa: F401  (registers the tasks the outbox sends by name)
         from league.standings import TRIGGERS
 
         outbox.subscribe("league.tasks.refresh_standings", TRIGGERS)

@@ -213,6 +213,33 @@ def _results_at(tournament_id: int, position: int) -> tuple[dict[int, TableResul
     return {g: TableResult.from_dict(r) for g, r in latest.items()}, newest
 
 
+def _recorded(
+    tournament_id: int, at: Moment
+) -> tuple[dict[int, TableResult], ResultVersion | None, datetime | None]:
+    """The table results recorded up to ``at``, the last change among them, and the
+    time rounds must have been published by to count (None: nothing had happened)."""
+    if at.position is not None:
+        when = (
+            GameEvent.objects.filter(position__lte=at.position)
+            .order_by("-position")
+            .values_list("recorded_at", flat=True)
+            .first()
+        )
+        results, newest = _results_at(tournament_id, at.position)
+        return results, newest, when
+    assert at.time is not None
+    position = (
+        ResultVersion.objects.filter(tournament_id=tournament_id, recorded_at__lte=at.time)
+        .order_by("-position")
+        .values_list("position", flat=True)
+        .first()
+    )
+    if position is None:
+        return {}, None, at.time
+    results, newest = _results_at(tournament_id, position)
+    return results, newest, at.time
+
+
 def _name_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     names = dict(Player.objects.filter(pk__in=[r["player"] for r in rows]).values_list("pk", "name"))
     return [{**r, "player": {"id": r["player"], "name": names.get(r["player"], "")}} for r in rows]
@@ -243,23 +270,8 @@ def read_standings(
         state = StandingsState.objects.get(tournament_id=tournament.pk)
     settings = Settings.from_mapping(settings_of(tournament))
     if timeline == RECORDED and at is not None:
-        if at.position is not None:
-            position = at.position
-            results, newest = _results_at(tournament.pk, position)
-            published_by = newest.recorded_at if newest is not None else None
-        else:
-            assert at.time is not None
-            position_row = (
-                ResultVersion.objects.filter(tournament_id=tournament.pk, recorded_at__lte=at.time)
-                .order_by("-position")
-                .values_list("position", flat=True)
-                .first()
-            )
-            results, newest = _results_at(tournament.pk, position_row or 0)
-            published_by = at.time
-        rounds = rounds_of(tournament.pk, published_by=published_by)
-        if at.time is None and newest is None:
-            rounds = []
+        results, newest, published_by = _recorded(tournament.pk, at)
+        rounds = [] if published_by is None else rounds_of(tournament.pk, published_by=published_by)
         rows = standings(settings, _up_to_round(rounds, after_round), results)
         current_to = {
             "position": newest.position if newest is not None else 0,
