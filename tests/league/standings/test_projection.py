@@ -231,7 +231,7 @@ def test_the_csv_has_the_json_rows(cup: dict[str, Any], club: Club) -> None:
         == "rank,player_id,player,points,played,byes,abandoned,replaced,in_play,qualified,wins,random"
     )
     assert lines[1].startswith(f"1,{cup['p']['Ann']},Ann,40,1,0,0,0,0,yes,1,")
-    assert any(f",'=HYPERLINK(1),-25," in line for line in lines)
+    assert any(",'=HYPERLINK(1),-25," in line for line in lines)
 
 
 @pytest.mark.parametrize(
