@@ -173,12 +173,33 @@ def refresh_game(game_id: int) -> Refreshed | None:
     return refresh(tournament_id) if tournament_id is not None else None
 
 
+def stale(tournament_id: int) -> bool:
+    """Whether the tournament's standings miss something: a game event not read yet, a
+    settings change or a round published since the last refresh."""
+    from games.models import Game
+
+    state = StandingsState.objects.filter(tournament_id=tournament_id).first()
+    if state is None:
+        return True
+    read = state.games
+    versions = Game.objects.filter(pk__in=_game_ids(tournament_id)).values_list("pk", "version")
+    if any(read.get(str(pk)) != version for pk, version in versions):
+        return True
+    since = state.refreshed_at
+    return (
+        Tournament.objects.filter(pk=tournament_id, updated_at__gt=since).exists()
+        or Round.objects.filter(tournament_id=tournament_id, published_at__gt=since).exists()
+    )
+
+
 def refresh_all() -> int:
-    """Catch up every tournament with games (the beat task); returns how many moved."""
+    """Catch up every tournament with games whose standings are stale (the beat task);
+    returns how many were refreshed."""
     moved = 0
     ids = Tournament.objects.filter(round_set__tables__game__isnull=False).values_list("pk", flat=True)
     for tournament_id in sorted(set(ids)):
-        if refresh(tournament_id).games_read:
+        if stale(tournament_id):
+            refresh(tournament_id)
             moved += 1
     return moved
 

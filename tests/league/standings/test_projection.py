@@ -72,7 +72,7 @@ def test_stored_standings_equal_a_recomputation_from_the_exported_logs(cup: dict
 
 
 def test_the_outbox_refreshes_the_standings_after_a_recorded_hand(
-    club: Club, owner: Any, django_capture_on_commit_callbacks: Callable[..., Any]
+    club: Club, owner: Any, eager_celery: None, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
     ann, bo = players(club, "Ann", "Bo")
     tournament = make_tournament(club)
@@ -85,6 +85,19 @@ def test_the_outbox_refreshes_the_standings_after_a_recorded_hand(
     assert [row["player"] for row in state.rows] == [ann.pk, bo.pk]
     causes = list(ResultVersion.objects.filter(game_id=game).values_list("cause", flat=True))
     assert causes == ["HandScored", "GameFinished"]
+
+
+def test_the_beat_catches_up_what_the_outbox_missed(cup: dict[str, Any], eager_celery: None) -> None:
+    from django.conf import settings
+
+    from league.tasks import catch_up_standings
+
+    entry = settings.CELERY_BEAT_SCHEDULE["catch-up-standings"]
+    assert entry["task"] == "league.tasks.catch_up_standings"
+    assert not StandingsState.objects.exists()  # on_commit never ran: the sends were lost
+    assert catch_up_standings.delay().get() == 1
+    assert StandingsState.objects.get(tournament=cup["t"]).rows == recompute(cup["t"])
+    assert catch_up_standings.delay().get() == 0  # nothing new
 
 
 def test_both_timelines_around_a_correction_and_the_changes_list(cup: dict[str, Any], owner: Any) -> None:
