@@ -26,7 +26,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.models import GameEvent
-from league.models import Player, ResultVersion, Round, StandingsState, Table, Tournament
+from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
 from league.standings import CORRECTIONS, GameFold, Settings, TableResult, standings
 from league.standings.results import ABANDONED, FINISHED
 
@@ -57,18 +57,23 @@ def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> li
     if published_by is not None:
         rounds = rounds.filter(Q(published_at__isnull=True) | Q(published_at__lte=published_by))
     shaped: dict[int, dict[str, Any]] = {
-        r.pk: {"number": r.number, "byes": [int(p) for p in r.byes or []], "tables": []}
-        for r in rounds.only("id", "number", "byes").order_by("number")
+        pk: {"number": number, "byes": [int(p) for p in byes or []], "tables": []}
+        for pk, number, byes in rounds.order_by("number").values_list("pk", "number", "byes")
     }
-    tables = (
+    tables: dict[int, dict[str, Any]] = {}
+    for pk, round_id, game_id in (
         Table.objects.filter(round_id__in=list(shaped))
         .order_by("round_id", "number")
-        .prefetch_related("seats")
-        .only("id", "round_id", "game_id")
-    )
-    for table in tables:
-        seats = [{"player": s.player_id, "bot": s.bot} for s in table.seats.all()]
-        shaped[table.round_id]["tables"].append({"seats": seats, "game": table.game_id})
+        .values_list("pk", "round_id", "game_id")
+    ):
+        tables[pk] = {"seats": [], "game": game_id}
+        shaped[round_id]["tables"].append(tables[pk])
+    for table_id, player_id, bot in (
+        TableSeat.objects.filter(table_id__in=list(tables))
+        .order_by("table_id", "position")
+        .values_list("table_id", "player_id", "bot")
+    ):
+        tables[table_id]["seats"].append({"player": player_id, "bot": bot})
     return list(shaped.values())
 
 
@@ -148,13 +153,13 @@ def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
                         hand=step.hand,
                         actor_id=actor_id,
                         reason=step.reason,
-                        result=fold.result().to_dict(),
+                        result=fold.result().to_dict(summary=True),
                     )
                 )
         for game_id, fold in folds.items():
             seq, position, recorded_at = last[game_id]
             read[str(game_id)] = seq
-            results[str(game_id)] = fold.result().to_dict()
+            results[str(game_id)] = fold.result().to_dict(summary=True)
             if position > state.position:
                 state.position, state.recorded_at = position, recorded_at
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True)
