@@ -23,11 +23,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, F, JSONField, Q, Value, When
 
 from games.models import GameEvent
 from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
-from league.standings import CORRECTIONS, GameFold, Settings, TableResult, standings
+from league.standings import CORRECTIONS, READ_TYPES, GameFold, Settings, TableResult, standings
 from league.standings.results import ABANDONED, FINISHED
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
@@ -51,8 +51,9 @@ def settings_of(tournament: Tournament) -> dict[str, Any]:
 
 
 def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> list[dict[str, Any]]:
-    """The published rounds (byes and tables) in the pure form, ``published_by`` a time
-    when given (rounds published later are left out). Two queries."""
+    """The published rounds (byes and tables with their seats) in the pure form,
+    ``published_by`` a time when given (rounds published later are left out). Two
+    queries."""
     rounds = Round.objects.filter(tournament_id=tournament_id, status__in=COUNTED_ROUNDS)
     if published_by is not None:
         rounds = rounds.filter(Q(published_at__isnull=True) | Q(published_at__lte=published_by))
@@ -61,19 +62,17 @@ def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> li
         for pk, number, byes in rounds.order_by("number").values_list("pk", "number", "byes")
     }
     tables: dict[int, dict[str, Any]] = {}
-    for pk, round_id, game_id in (
-        Table.objects.filter(round_id__in=list(shaped))
-        .order_by("round_id", "number")
-        .values_list("pk", "round_id", "game_id")
-    ):
-        tables[pk] = {"seats": [], "game": game_id}
-        shaped[round_id]["tables"].append(tables[pk])
-    for table_id, player_id, bot in (
-        TableSeat.objects.filter(table_id__in=list(tables))
-        .order_by("table_id", "position")
-        .values_list("table_id", "player_id", "bot")
-    ):
-        tables[table_id]["seats"].append({"player": player_id, "bot": bot})
+    seats = (
+        TableSeat.objects.filter(table__round_id__in=list(shaped))
+        .order_by("table__round__number", "table__number", "position")
+        .values_list("table__round_id", "table_id", "table__game_id", "player_id", "bot")
+    )
+    for round_id, table_id, game_id, player_id, bot in seats:
+        table = tables.get(table_id)
+        if table is None:
+            table = tables[table_id] = {"seats": [], "game": game_id}
+            shaped[round_id]["tables"].append(table)
+        table["seats"].append({"player": player_id, "bot": bot})
     return list(shaped.values())
 
 
@@ -85,9 +84,21 @@ def _game_ids(tournament_id: int) -> list[int]:
     )
 
 
+# Only the events the fold reads have their data fetched (a deal's deck, a draw's card
+# are only counted): most of a digital game's bytes are never decoded.
+_PAYLOAD = Case(
+    When(type__in=sorted(READ_TYPES), then=F("data")), default=Value(None), output_field=JSONField()
+)
+
+
 def _lock(tournament_id: int) -> StandingsState:
-    StandingsState.objects.get_or_create(tournament_id=tournament_id)
-    return StandingsState.objects.select_for_update().get(tournament_id=tournament_id)
+    """The tournament's projection row, locked until the transaction ends (made first if
+    need be; a concurrent maker loses the race quietly and waits on the lock)."""
+    state = StandingsState.objects.select_for_update().filter(tournament_id=tournament_id).first()
+    if state is None:
+        StandingsState.objects.get_or_create(tournament_id=tournament_id)
+        state = StandingsState.objects.select_for_update().get(tournament_id=tournament_id)
+    return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +129,9 @@ def rebuild(tournament_id: int) -> Refreshed:
 def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
     from games.models import Game
 
-    versions_of = dict(Game.objects.filter(pk__in=_game_ids(tournament.pk)).values_list("pk", "version"))
+    versions_of = dict(
+        Game.objects.filter(league_table__round__tournament_id=tournament.pk).values_list("pk", "version")
+    )
     read: dict[str, int] = dict(state.games)
     changed = [g for g, v in versions_of.items() if read.get(str(g)) != v]
     new_versions: list[ResultVersion] = []
@@ -127,8 +140,9 @@ def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
         events = (
             GameEvent.objects.filter(game_id__in=changed)
             .order_by("game_id", "seq")
+            .annotate(payload=_PAYLOAD)
             .values_list(
-                "game_id", "seq", "position", "type", "schema_version", "data", "actor_id", "recorded_at"
+                "game_id", "seq", "position", "type", "schema_version", "payload", "actor_id", "recorded_at"
             )
         )
         folds: dict[int, GameFold] = {}

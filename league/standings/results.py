@@ -33,6 +33,8 @@ ABANDONED = "abandoned"
 TRIGGERS = ("HandScored", "GameFinished", "Retracted", "ScoreAdjusted", "GameAbandoned", "SeatReplaced")
 CORRECTIONS = ("Retracted", "ScoreAdjusted")
 _DECODED = frozenset(("HandScored", "GameFinished", "ScoreAdjusted", "GameAbandoned", "SeatReplaced"))
+# The events whose data the fold reads; of the others it only needs the type.
+READ_TYPES = _DECODED | {"GameStarted", "Retracted"}
 
 
 class StandingsError(ValueError):

@@ -21,15 +21,26 @@ Fraction(11, 4)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 
 from league.standings.results import StandingsError, TableResult
 
 SCHEMES = ("points", "placement", "match")
 DEFAULT_PLACEMENT_POINTS = (3, 2, 1, 0)
 ZERO = Fraction(0)
+
+
+def fraction_sum(values: Iterable[Fraction]) -> Fraction:
+    """The exact sum, over a common denominator (much faster than adding Fractions one
+    by one when, as here, the denominators are few and small)."""
+    items = [(v.numerator, v.denominator) for v in values]
+    if not items:
+        return ZERO
+    common = lcm(*{d for _, d in items})
+    return Fraction(sum(n * (common // d) for n, d in items), common)
 
 
 def _integral(values: Sequence[Fraction], x: Fraction) -> Fraction:
