@@ -92,12 +92,15 @@ _PAYLOAD = Case(
 
 
 def _lock(tournament_id: int) -> StandingsState:
-    """The tournament's projection row, locked until the transaction ends (made first if
-    need be; a concurrent maker loses the race quietly and waits on the lock)."""
-    state = StandingsState.objects.select_for_update().filter(tournament_id=tournament_id).first()
+    """The tournament's projection row (with its tournament), locked until the
+    transaction ends; made first if need be (a concurrent maker loses the race quietly
+    and waits on the lock). Tournament.DoesNotExist for an unknown tournament."""
+    locked = StandingsState.objects.select_for_update(of=("self",)).select_related("tournament")
+    state = locked.filter(tournament_id=tournament_id).first()
     if state is None:
+        Tournament.objects.get(pk=tournament_id)
         StandingsState.objects.get_or_create(tournament_id=tournament_id)
-        state = StandingsState.objects.select_for_update().get(tournament_id=tournament_id)
+        state = locked.get(tournament_id=tournament_id)
     return state
 
 
@@ -110,20 +113,18 @@ class Refreshed:
 
 def refresh(tournament_id: int) -> Refreshed:
     """Bring the tournament's standings up to the newest event of its games."""
-    tournament = Tournament.objects.get(pk=tournament_id)
     with transaction.atomic():
         state = _lock(tournament_id)
-        return _refresh_locked(tournament, state)
+        return _refresh_locked(state.tournament, state)
 
 
 def rebuild(tournament_id: int) -> Refreshed:
     """Forget the projection of the tournament and build it again from its games' logs."""
-    tournament = Tournament.objects.get(pk=tournament_id)
     with transaction.atomic():
         state = _lock(tournament_id)
         ResultVersion.objects.filter(tournament_id=tournament_id).delete()
         state.position, state.recorded_at, state.games, state.results, state.rows = 0, None, {}, {}, []
-        return _refresh_locked(tournament, state)
+        return _refresh_locked(state.tournament, state)
 
 
 def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
