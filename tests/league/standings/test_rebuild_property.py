@@ -10,9 +10,12 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import engine
 from engine.errors import EngineError
+from games.models import GameEvent
 from league import projection
 from league.models import Club, ResultVersion, StandingsState, Tournament
+from league.standings import table_result
 from tests.support.tournaments import add_round, command, make_tournament, open_game, players, record_hand
 
 pytestmark = pytest.mark.django_db
@@ -87,6 +90,16 @@ def test_rebuild_from_zero_equals_incremental_in_any_order_of_refreshes(
             apply(operation, games, owner, tournament)
         projection.refresh(tournament.pk)
         incremental = snapshot(tournament)
+        for game in games:  # the fold's reading of each log agrees with the engine's replay
+            log = [row.stored_form() for row in GameEvent.objects.filter(game_id=game).order_by("seq")]
+            state = engine.replay([engine.event_from_dict(e) for e in log])
+            result = table_result(log)
+            assert result.status == {"finished": "finished", "abandoned": "abandoned"}.get(
+                state.status, "playing"
+            )
+            expected = state.result
+            assert result.places == (expected.places if expected else None)
+            assert result.points == (expected.points if expected else None)
         projection.rebuild(tournament.pk)
         assert snapshot(tournament) == incremental
         transaction.set_rollback(True)
