@@ -5,12 +5,15 @@ changes list, rebuilds, and the read API with its errors and pinned query counts
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
+from datetime import timezone as dt_timezone
 from io import StringIO
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 
 from games.models import Game, GameEvent
 from games.selectors import export_document
@@ -295,3 +298,31 @@ def test_the_standings_read_takes_a_pinned_number_of_queries(
         assert client.get(url, {"after_round": "1"}).status_code == 200
     with django_assert_max_num_queries(7):  # + the event's time, the result versions
         assert client.get(url, {"timeline": "recorded", "at": "3"}).status_code == 200
+
+
+def test_stale_sees_new_events_settings_and_rounds(cup: dict[str, Any], owner: Any) -> None:
+    t = cup["t"]
+    assert projection.stale(t.pk)  # never refreshed
+    projection.refresh(t.pk)
+    assert not projection.stale(t.pk)
+    Tournament.objects.filter(pk=t.pk).update(tiebreaks=["played"], updated_at=timezone.now())
+    assert projection.stale(t.pk)
+    projection.refresh(t.pk)
+    assert not projection.stale(t.pk)
+    add_round(t, 2, [], byes=[Player.objects.get(pk=cup["p"]["Ann"])])  # published now
+    assert projection.stale(t.pk)
+    projection.refresh(t.pk)
+    assert not projection.stale(t.pk)
+    command(cup["g1"], owner, {"type": "Retract", "count": 3, "reason": "typo"})
+    assert projection.stale(t.pk)
+
+
+def test_at_takes_a_time_with_its_offset(cup: dict[str, Any]) -> None:
+    projection.refresh(cup["t"].pk)
+    url = f"/api/v1/tournaments/{cup['t'].pk}/standings"
+    later = (timezone.now() + timedelta(hours=1)).astimezone(dt_timezone(timedelta(hours=1)))
+    client = client_for(None)
+    now = client.get(url).json()
+    assert rows_of(client.get(url, {"timeline": "recorded", "at": later.isoformat()}).json()) == rows_of(now)
+    before = client.get(url, {"timeline": "recorded", "at": "2000-01-01T00:00:00Z"}).json()
+    assert before["rows"] == [] and before["current_to"] == {"position": 0, "recorded_at": None}
