@@ -169,7 +169,7 @@ def test_a_table_whose_game_has_other_seats_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("settings", "code"),
+    ("given", "code"),
     [
         ({"scoring": "elo"}, "unknown_scoring"),
         ({"tiebreaks": ["wins", "luck"]}, "unknown_tiebreak"),
@@ -183,9 +183,9 @@ def test_a_table_whose_game_has_other_seats_is_refused() -> None:
         ({"kind": "ladder"}, "invalid_kind"),
     ],
 )
-def test_bad_settings_have_stable_codes(settings: dict[str, Any], code: str) -> None:
+def test_bad_settings_have_stable_codes(given: dict[str, Any], code: str) -> None:
     with pytest.raises(StandingsError) as caught:
-        check_settings({"preset": "knock-rummy", **settings})
+        check_settings({"preset": "knock-rummy", **given})
     assert caught.value.code == code
 
 
