@@ -208,10 +208,21 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "watch-bot-turns": {"task": "games.tasks.watch_bot_turns", "schedule": 30.0},
     # A round whose completion task was lost is completed within a minute.
     "league-check-rounds": {"task": "league.tasks.check_open_rounds", "schedule": 60.0},
+    # Catches up the standings of any tournament whose refresh was lost.
+    "catch-up-standings": {"task": "league.tasks.catch_up_standings", "schedule": 60.0},
 }
 # A digital game waiting this long for a bot's move gets the bot turn enqueued again
 # (games/watchdog.py): the broker may have lost it.
 BOT_TURN_WATCHDOG_AFTER = timedelta(seconds=30)
+# Seconds between two bot moves, so a person can follow them (a Celery countdown on each
+# bot turn, never a sleep in a worker); a game's own Game.bot_delay overrides it. Eager
+# Celery (no REDIS_URL) cannot wait without blocking, and plays bots at once.
+try:
+    BOT_MOVE_DELAY = float(ENV.get("BOT_MOVE_DELAY", "0.8"))
+except ValueError:
+    BOT_MOVE_DELAY = -1.0
+if not 0 <= BOT_MOVE_DELAY <= 10:
+    raise ImproperlyConfigured("BOT_MOVE_DELAY must be a number of seconds from 0 to 10")
 
 LOGGING = {
     "version": 1,

@@ -48,6 +48,9 @@ class Game(models.Model):
     snapshot = models.JSONField(default=dict, blank=True)
     # The Idempotency-Key the game was created (or imported) with, unique per owner.
     creation_key = models.CharField(max_length=200, blank=True, default="")
+    # Seconds between two bot moves (a countdown on each bot turn, so a person can follow
+    # them); None: settings.BOT_MOVE_DELAY.
+    bot_delay = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

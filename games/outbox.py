@@ -22,6 +22,8 @@ from games.models import OutboxMessage
 log = logging.getLogger(__name__)
 
 PLAY_BOT_TURN = "games.tasks.play_bot_turn"
+# A payload key that is not the task's argument but its countdown in seconds.
+COUNTDOWN = "countdown"
 # drain_outbox leaves younger rows alone: their on_commit send is probably under way.
 DRAIN_GRACE = timedelta(seconds=5)
 MAX_ATTEMPTS = 25
@@ -69,8 +71,12 @@ def dispatch(ids: list[int]) -> None:
 def send(message: OutboxMessage) -> bool:
     """Hand one row to Celery (in process when eager), then mark it dispatched. A failure
     is recorded and left for ``drain_outbox``."""
+    kwargs = dict(message.payload)
+    # A paced bot turn waits in the broker (an eta), never in a worker.
+    countdown = kwargs.pop(COUNTDOWN, None)
+    options: dict[str, Any] = {"countdown": countdown} if countdown else {}
     try:
-        celery_app.tasks[message.topic].apply_async(kwargs=message.payload)
+        celery_app.tasks[message.topic].apply_async(kwargs=kwargs, **options)
     except Exception as exc:  # the broker is down, or an eager task failed: retried by the drain
         log.exception("outbox %s: sending %s failed", message.pk, message.topic)
         failed = OutboxMessage.objects.filter(pk=message.pk)

@@ -126,3 +126,25 @@ def match_results(game_ids: Iterable[int]) -> dict[int, engine.MatchResult]:
         assert isinstance(event, engine.GameFinished)
         results[row.game_id] = event.result
     return results
+def games_in_play_for(user_id: int, *, limit: int = 10, scan: int = 200) -> list[dict[str, Any]]:
+    """The digital games still in play where ``user_id`` holds a seat, newest first (of
+    the latest ``scan`` such games): id, preset and seat names. Nothing hidden is read."""
+    games = (
+        Game.objects.filter(mode=Mode.DIGITAL)
+        .exclude(status__in=("finished", "abandoned"))
+        .only("id", "ruleset", "seats")
+        .order_by("-id")[:scan]
+    )
+    found = []
+    for game in games:
+        if game.seats_of(user_id):
+            found.append(
+                {
+                    "id": game.pk,
+                    "preset": game.ruleset.get("preset", ""),
+                    "seats": [seat["name"] for seat in game.seats],
+                }
+            )
+            if len(found) >= limit:
+                break
+    return found

@@ -6,6 +6,7 @@ instance type is None), a response shape describes a dict the views build."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -54,6 +55,16 @@ class GameCreateSerializer(serializers.Serializer[None]):
         max_length=12,
         help_text=f'Exact: "1" or "1/2"; from 0 to {MAX_STAKE}, '
         f"a denominator from 1 to {MAX_STAKE_DENOMINATOR}",
+    )
+
+    bot_delay = serializers.DecimalField(
+        max_digits=4,
+        decimal_places=2,
+        min_value=Decimal(0),
+        max_value=Decimal(10),
+        required=False,
+        allow_null=True,
+        help_text="Seconds each bot waits before its move (0 to 10); unset: the server's BOT_MOVE_DELAY",
     )
 
     def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:

@@ -29,10 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 import engine
+from config.celery import app as celery_app
 from engine import Event, GameStarted, GameState, IllegalMove
 from engine.bots import get_bot
 from engine.errors import EngineError
@@ -47,6 +49,8 @@ MAX_AUTO_DEALS = 8
 # Bot moves one play_bot_turn task makes before handing over to a fresh task.
 BOT_MOVES_PER_TASK = 500
 FINAL_STATUSES = ("finished", "abandoned")
+# The longest pause between bot moves a game may ask for, in seconds.
+MAX_BOT_DELAY = 10.0
 # Game.snapshot (read by verify_games only) is written when a write crosses a multiple
 # of this many versions, and when the game ends; it records the version it is at.
 SNAPSHOT_EVERY = 32
@@ -148,6 +152,17 @@ def _actor_id(actor: Any) -> int | None:
     return actor.pk if actor is not None and getattr(actor, "is_authenticated", False) else None
 
 
+def bot_move_delay(game: Game) -> float:
+    """Seconds a bot waits before its move in ``game``: its own ``bot_delay``, else
+    ``settings.BOT_MOVE_DELAY``. The wait is a Celery countdown on the bot turn, so it
+    holds no worker; when Celery runs eagerly (in process) nothing can wait without
+    blocking the request, and bots move at once."""
+    if celery_app.conf.task_always_eager:
+        return 0.0
+    delay = game.bot_delay if game.bot_delay is not None else settings.BOT_MOVE_DELAY
+    return max(0.0, float(delay))
+
+
 def bot_to_move(state: GameState) -> bool:
     seat = state.to_move
     return state.status not in FINAL_STATUSES and seat is not None and state.seats[seat].bot is not None
@@ -168,12 +183,16 @@ def create_game(
     idempotency_key: str | None = None,
     context: Mapping[str, Any] | None = None,
     after_create: Callable[[Game], None] | None = None,
+    bot_delay: float | None = None,
 ) -> SubmitResult:
     """Open a game owned by ``owner``: ``GameStarted`` (and, digitally, the first deal).
 
     ``after_create`` runs in the same transaction once the game row exists — the league
     links a game to its club there; ``context`` (JSON) is what distinguishes such a
-    creation for idempotency (a retry must name the same club)."""
+    creation for idempotency (a retry must name the same club). ``bot_delay`` is the
+    seconds between two bot moves of this game (None: ``settings.BOT_MOVE_DELAY``)."""
+    if bot_delay is not None and not (0 <= bot_delay <= MAX_BOT_DELAY):
+        raise IllegalMove(f"bot_delay must be from 0 to {MAX_BOT_DELAY} seconds", "malformed_command")
     seat_rows = _resolve_seats(seats)
     check_playable(mode=mode, seat_rows=seat_rows)
     start = engine.StartGame(
@@ -185,9 +204,14 @@ def create_game(
     )
     started = engine.decide(None, start)  # IllegalMove (400) before anything is written
     owner_id = _actor_id(owner)
-    digest = command_digest(
-        {**engine.command_to_dict(start), "users": seat_rows, "context": dict(context or {})}, owner_id
-    )
+    described: dict[str, Any] = {
+        **engine.command_to_dict(start),
+        "users": seat_rows,
+        "context": dict(context or {}),
+    }
+    if bot_delay is not None:  # only then: the digests of earlier creations stay as they were
+        described["bot_delay"] = bot_delay
+    digest = command_digest(described, owner_id)
     key = idempotency_key or new_idempotency_key()
     # A retry (the owner's key again) collides with the original's row on the unique
     # (owner, creation_key) and is answered from the original: no lookup before every
@@ -200,6 +224,7 @@ def create_game(
                 seats=seat_rows,
                 owner_id=owner_id,
                 creation_key=idempotency_key if owner_id is not None and idempotency_key else "",
+                bot_delay=bot_delay,
             )
             if after_create is not None:
                 after_create(game)
@@ -360,7 +385,11 @@ def _append(
         changes["seats"] = seats
     messages = outbox.subscribed_messages(game.pk, (type(event).__name__ for event, _, _ in items))
     if bot_to_move(state):
-        messages.append((outbox.PLAY_BOT_TURN, {"game_id": game.pk, "expected_version": state.version}))
+        turn: dict[str, Any] = {"game_id": game.pk, "expected_version": state.version}
+        delay = bot_move_delay(game)
+        if delay > 0:
+            turn[outbox.COUNTDOWN] = delay
+        messages.append((outbox.PLAY_BOT_TURN, turn))
     rows, outbox_ids = store.write_game_and_events(game, changes, rows, messages=messages)
     for name, value in changes.items():
         setattr(game, name, value)
@@ -423,7 +452,9 @@ def import_game(
 
 def run_bot_turns(*, game_id: int, expected_version: int, max_moves: int = BOT_MOVES_PER_TASK) -> int:
     """Play bot seats from ``expected_version`` until a human must act, the game ends or
-    ``max_moves`` moves were made; returns the number of moves. Idempotent: a duplicate
+    ``max_moves`` moves were made; returns the number of moves. A paced game
+    (:func:`bot_move_delay` above 0) plays one move per task: the next bot turn is sent
+    with the delay as its countdown. Idempotent: a duplicate
     delivery finds its bot key already used (or the game moved on) and writes nothing.
 
     Outbox rows the moves write are held during the loop (the loop plays them) and
@@ -485,4 +516,4 @@ def _play_bot_move(game_id: int, version: int) -> tuple[int | None, bool]:
         return None, False
     if result.replayed:
         return None, False
-    return result.version, bot_to_move(result.state)
+    return result.version, bot_to_move(result.state) and bot_move_delay(game) == 0

@@ -135,6 +135,7 @@ def game_create_arguments(request: Request) -> dict[str, Any]:
         "owner": request.user,
         "source": _source(request),
         "idempotency_key": _idempotency_key(request),
+        "bot_delay": None if data.get("bot_delay") is None else float(data["bot_delay"]),
     }
 
 

@@ -11,7 +11,10 @@ class LeagueConfig(AppConfig):
         from games.access import register_recorder_check
         from league import tasks
         from league.selectors import records_club_game
+        from league.standings import TRIGGERS
 
         register_recorder_check(records_club_game)
         # A table is complete when its game finishes or is abandoned.
         outbox.subscribe(tasks.GAME_ENDED, ["GameFinished", "GameAbandoned"])
+        # Standings follow every event that can change a result.
+        outbox.subscribe(tasks.REFRESH_STANDINGS, TRIGGERS)

@@ -10,8 +10,10 @@ from rest_framework import serializers
 
 from games.models import Mode
 from league.models import Club, Player, Registration, Round, Table, Tournament
+from league.projection import settings_of
 from league.seating import METHODS
 from league.services import departs_from_generated
+from league.standings import REGISTRY, Settings
 
 # Where a number may be large, the largest taken: more than any event needs.
 MAX_NUMBER = 100_000
@@ -61,6 +63,18 @@ class TournamentCreateSerializer(serializers.Serializer[None]):
     )
     bot = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
     seed = serializers.CharField(max_length=64, required=False, help_text="Default: drawn at random")
+    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices, required=False)
+    placement_points = serializers.ListField(
+        child=serializers.JSONField(), max_length=16, required=False, help_text="Points per place (placement)"
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=sorted(REGISTRY)),
+        max_length=len(REGISTRY),
+        required=False,
+        help_text="Tiebreak names in order; default: the preset's (docs/standings.md)",
+    )
+    bye_points = serializers.CharField(max_length=32, required=False, allow_blank=True)
+    min_games = serializers.IntegerField(min_value=0, max_value=1000, required=False)
 
 
 class TournamentUpdateSerializer(serializers.Serializer[None]):
@@ -75,6 +89,18 @@ class TournamentUpdateSerializer(serializers.Serializer[None]):
     bots = serializers.BooleanField(required=False)
     bot = serializers.CharField(max_length=40, required=False, allow_blank=True)
     seed = serializers.CharField(max_length=64, required=False)
+    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices, required=False)
+    placement_points = serializers.ListField(
+        child=serializers.JSONField(), max_length=16, required=False, help_text="Points per place (placement)"
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=sorted(REGISTRY)),
+        max_length=len(REGISTRY),
+        required=False,
+        help_text="Tiebreak names in order; default: the preset's (docs/standings.md)",
+    )
+    bye_points = serializers.CharField(max_length=32, required=False, allow_blank=True)
+    min_games = serializers.IntegerField(min_value=0, max_value=1000, required=False)
     status = serializers.ChoiceField(
         choices=Tournament.Status.choices, required=False, help_text='"finished" closes the tournament'
     )
@@ -198,6 +224,11 @@ class TournamentSerializer(serializers.Serializer[None]):
     bot = serializers.CharField()
     seed = serializers.CharField()
     status = serializers.CharField()
+    scoring = serializers.CharField()
+    placement_points = serializers.ListField(child=serializers.JSONField())
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    bye_points = serializers.CharField()
+    min_games = serializers.IntegerField()
     rounds_generated = serializers.IntegerField()
 
 
@@ -279,6 +310,12 @@ def present_tournament(tournament: Tournament) -> dict[str, Any]:
         "bot": tournament.bot,
         "seed": tournament.seed,
         "status": tournament.status,
+        "scoring": tournament.scoring,
+        "placement_points": tournament.placement_points,
+        # resolved: the preset's defaults when the director named none
+        "tiebreaks": list(Settings.from_mapping(settings_of(tournament)).tiebreaks),
+        "bye_points": tournament.bye_points,
+        "min_games": tournament.min_games,
         "rounds_generated": tournament.round_set.count(),
     }
 

@@ -31,6 +31,7 @@ from engine.bots import BOTS
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
+from league import projection
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
 from league.seating import (
     METHODS,
@@ -47,6 +48,7 @@ from league.seating import (
 )
 from league.seating import Table as SeatingTable
 from league.seating.base import meetings
+from league.standings import StandingsError, check_settings
 
 FINAL_GAME_STATUSES = frozenset(game_services.FINAL_STATUSES)
 TABLE_SIZE_LIMIT = 8
@@ -166,6 +168,31 @@ def _name(value: Any, what: str = "name", limit: int = 120) -> str:
     return value.strip()
 
 
+# How results become standings (docs/standings.md); checked by the standings package.
+STANDINGS_FIELDS = ("scoring", "placement_points", "tiebreaks", "bye_points", "min_games")
+
+
+def _standings_settings(
+    data: Mapping[str, Any], *, preset: str, kind: str, current: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The scoring fields of ``data`` over ``current``, checked by the standings package
+    (its stable codes: ``unknown_scoring``, ``unknown_tiebreak``, …)."""
+    merged = {**(current or {}), **{f: data[f] for f in STANDINGS_FIELDS if f in data}}
+    merged.setdefault("scoring", Tournament.Scoring.POINTS)
+    merged.setdefault("placement_points", [])
+    merged.setdefault("tiebreaks", [])
+    merged.setdefault("bye_points", "")
+    merged.setdefault("min_games", 0)
+    try:
+        check_settings({"preset": preset, "kind": kind, **merged})
+    except StandingsError as exc:
+        raise LeagueError(exc.code, str(exc)) from None
+    merged["placement_points"] = list(merged["placement_points"])
+    merged["tiebreaks"] = list(merged["tiebreaks"])
+    merged["bye_points"] = str(merged["bye_points"] or "")
+    return merged
+
+
 def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournament:
     """A new tournament of ``club`` in ``registration``, its rule set stored resolved and
     its seed drawn (``secrets``) unless ``data`` gives one."""
@@ -198,8 +225,10 @@ def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournamen
     params = data.get("seating_params", {})
     if not isinstance(params, Mapping):
         raise LeagueError("invalid_request", "seating_params must be an object")
+    scoring = _standings_settings(data, preset=checked.preset, kind=kind)
     with transaction.atomic():
         return Tournament.objects.create(
+            **scoring,
             club=club,
             name=name,
             slug=_unique_slug(club, name),
@@ -221,10 +250,11 @@ def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournamen
 
 
 # Fields a director may change once a round exists: none of them changes a seating.
-LATE_FIELDS = frozenset({"name", "rounds", "status"})
+# The scoring fields may change at any time: the standings are rebuilt from the logs.
+LATE_FIELDS = frozenset({"name", "rounds", "status", *STANDINGS_FIELDS})
 UPDATABLE = frozenset(
     {"name", "preset", "options", "mode", "table_size", "seating", "seating_params", "rounds", "bots", "bot"}
-    | {"seed", "status"}
+    | {"seed", "status", *STANDINGS_FIELDS}
 )
 
 
@@ -289,9 +319,19 @@ def update_tournament(tournament: Tournament, data: Mapping[str, Any], by: Any) 
             "mode",
         ):
             setattr(tournament, field, getattr(checked, field))
+        rescored = any(f in data for f in STANDINGS_FIELDS)
+        if rescored:
+            current = {f: getattr(tournament, f) for f in STANDINGS_FIELDS}
+            for field, value in _standings_settings(
+                data, preset=tournament.preset, kind=tournament.kind, current=current
+            ).items():
+                setattr(tournament, field, value)
         if "status" in data:
             _change_status(tournament, data["status"])
         tournament.save()
+        if rescored:
+            pk = tournament.pk
+            transaction.on_commit(lambda: projection.rebuild(pk))
         return tournament
 
 
@@ -464,32 +504,18 @@ def _seat_players(table: Table) -> list[PlayerId | None]:
     return [s.player_id for s in table.seats.all()]
 
 
-def provisional_standings(
+def seating_standings(
     tournament: Tournament, before: int
 ) -> tuple[tuple[PlayerId, ...], dict[PlayerId, Fraction]]:
-    """The standings Swiss and knockout seat by, until the standings projection (League
-    II) replaces this function: each player's game points (``MatchResult.points``) summed
-    over the finished games of rounds before ``before``, best first; ties by registration
-    order. Players without a finished game are ranked after, with 0."""
-    rounds = list(
-        tournament.round_set.filter(number__lt=before)
-        .exclude(status=Round.Status.DRAFT)
-        .prefetch_related("tables__seats")
-    )
-    results = _game_results(rounds)
-    points: dict[PlayerId, Fraction] = {}
-    for past in rounds:
-        for table in past.tables.all():
-            result = results.get(table.game_id) if table.game_id is not None else None
-            if result is None:
-                continue
-            for seat, player in enumerate(_seat_players(table)):
-                if player is not None:
-                    points[player] = points.get(player, Fraction(0)) + Fraction(result.points[seat])
-    order = list(tournament.registrations.order_by("id").values_list("player_id", flat=True))
-    place = {p: n for n, p in enumerate(order)}
-    ranked = sorted(points, key=lambda p: (-points[p], place.get(p, len(place)), p))
-    return tuple(ranked), points
+    """The standings Swiss and knockout seat round ``before`` by: the standings projection
+    (``league.projection``, docs/standings.md) over the rounds before it, scored by the
+    tournament's scheme and ordered by its tiebreaks, best first, with each player's
+    points. Players with no result yet are not listed (the seating ranks them last)."""
+    projection.refresh(tournament.pk)
+    rows = projection.read_standings(tournament, after_round=before - 1)["rows"]
+    order = tuple(int(row["player"]["id"]) for row in rows)
+    points = {int(row["player"]["id"]): Fraction(str(row["points"])) for row in rows}
+    return order, points
 
 
 def history_before(tournament: Tournament, number: int) -> tuple[PastRound, ...]:
@@ -523,7 +549,7 @@ def seating_request(tournament: Tournament, number: int) -> Request:
     standings: tuple[PlayerId, ...] = ()
     points: dict[PlayerId, Fraction] = {}
     if tournament.seating in ("swiss", "knockout"):
-        standings, points = provisional_standings(tournament, number)
+        standings, points = seating_standings(tournament, number)
     low = tournament.table_min
     if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL:
         # bots fill the short tables: nobody needs a bye for want of players

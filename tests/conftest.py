@@ -84,3 +84,9 @@ def _forget_login_failures(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     for address, username in counted:
         login_throttle.forget_failures(address, username)
+
+
+@pytest.fixture(autouse=True)
+def _bots_move_at_once(settings: object) -> None:
+    """Bots are paced for people (settings.BOT_MOVE_DELAY); in tests they move at once."""
+    settings.BOT_MOVE_DELAY = 0  # type: ignore[attr-defined]

@@ -7,5 +7,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("web.views.account")),
+    path("", include("web.views.games")),
+    path("", include("web.views.play")),
     path("", include("web.views.record")),
 ]

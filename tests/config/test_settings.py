@@ -155,6 +155,8 @@ def test_redis_url_switches_celery_to_the_broker() -> None:
         ({"TIME_ZONE": "Nowhere/Land"}, "is not a known time zone"),
         ({"LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
         ({**PROD_ENV, "SECURE_SSL_REDIRECT": "sometimes"}, "SECURE_SSL_REDIRECT must be one of"),
+        ({"BOT_MOVE_DELAY": "soon"}, "BOT_MOVE_DELAY must be a number of seconds from 0 to 10"),
+        ({"BOT_MOVE_DELAY": "60"}, "BOT_MOVE_DELAY must be a number of seconds from 0 to 10"),
     ],
 )
 def test_bad_environment_fails_at_startup_with_a_clear_message(env: dict[str, str], message: str) -> None:

@@ -183,13 +183,16 @@ def audit_reads(table: Table, knowledge: Knowledge, where: str) -> list[str]:
         known = table.knows(role, knowledge)
         client = client_for(user)
         urls = [base + q for q in queries] + [f"{base}/events" + q for q in queries] + [f"{base}/export"]
+        # The game's HTML pages: the replay viewer, and the play page (seated players only).
+        pages = {f"/games/{table.game_id}/", f"/games/{table.game_id}/play"}
+        urls += sorted(pages)
         if role in ("anonymous", "seat0"):
             urls.append("/")  # the home page lists games the same way for everyone
         if role in ("owner", "scorekeeper", "director", "seat0", "stranger"):
             urls.append(f"/games/{table.game_id}/record")  # the recorder's page (403 for others)
         for url in urls:
             response = client.get(url)
-            assert response.status_code in (200, 403), (url, response.status_code)
+            assert response.status_code in (200, 302, 403), (url, response.status_code)
             html = not url.startswith("/api/")
             body = response.content.decode() if html else response.json()
             extra = leaked(body, known) if known is not None else set()

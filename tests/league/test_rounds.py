@@ -60,14 +60,14 @@ def test_active_players_are_checked_in_entered_and_not_dropped(staff: dict[str, 
     assert refused.value.error_code == "already_played"
 
 
-def test_provisional_standings_sum_game_points(staff: dict[str, Any]) -> None:
+def test_swiss_seats_by_the_standings_projection(staff: dict[str, Any]) -> None:
     tournament = _tournament(
         staff, ("Ann", "Bo", "Cy", "Di"), seating="swiss", table_size={"min": 2, "max": 2}
     )
     director = staff["director"]
     first = services.publish_round(services.generate_round(tournament, director), director)
     finish_round(first, director)
-    order, points = services.provisional_standings(tournament, 2)
+    order, points = services.seating_standings(tournament, 2)
     winners = {t.seats.all()[0].player_id for t in first.tables.all()}
     assert set(order[:2]) == winners
     assert all(points[p] > 0 for p in winners) and sum(points.values()) == Fraction(0)

@@ -281,3 +281,36 @@ def test_a_bye_given_by_the_director_is_noted_and_taken_back(staff: dict[str, An
     manual = write(director, "POST", f"/api/v1/tournaments/{other}/rounds", {"tables": [[1, 2, 3]]})
     assert (manual.status_code, manual.json()["code"]) == (400, "invalid_request")
     assert not Round.objects.filter(tournament_id=other).exists()
+
+
+def test_the_create_body_sets_scoring_and_tiebreaks_checked_by_the_standings(
+    staff: dict[str, Any],
+) -> None:
+    client, club = client_for(staff["director"]), staff["club"]
+    url = f"/api/v1/clubs/{club.pk}/tournaments"
+    body = {
+        "name": "Placement night",
+        "preset": "knock-rummy",
+        "table_size": {"min": 3, "max": 4},
+        "rounds": 3,
+        "scoring": "placement",
+        "placement_points": [3, 2, 1, 0],
+        "tiebreaks": ["wins", "buchholz", "random"],
+    }
+    created = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="scoring-1")
+    assert created.status_code == 201, created.json()
+    data = created.json()
+    assert data["scoring"] == "placement" and data["placement_points"] == [3, 2, 1, 0]
+    assert data["tiebreaks"] == ["wins", "buchholz", "random"]
+    # none named: the preset's defaults are shown
+    plain = client.post(url, {**body, "name": "Plain", "scoring": "points", "tiebreaks": []}, format="json")
+    assert plain.status_code == 201 and plain.json()["tiebreaks"]
+    refused = client.post(url, {**body, "name": "Bad", "tiebreaks": ["wins", "wins"]}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "duplicate_tiebreak"
+    changed = client.patch(
+        f"/api/v1/tournaments/{data['id']}",
+        {"tiebreaks": ["played"]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="s-2",
+    )
+    assert changed.status_code == 200 and changed.json()["tiebreaks"] == ["played"]

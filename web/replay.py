@@ -1,0 +1,499 @@
+"""A game told to people: each event in words, the table at any step of the log as one
+viewer may see it, and each showdown with its arrangements and how it was settled.
+
+Everything here works from what the viewer may know: events as
+:func:`games.redaction.redact_events` gives them, and tables built from
+:func:`engine.view` while a hand is live (a scored hand shows every face)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import engine
+from engine import GameState
+from engine.cards import mask_to_cards
+from web.templatetags.site import card_name
+
+Names = Sequence[str]
+# Typographic signs for sums read by people (and screen readers): minus and times.
+MINUS = "\u2212"
+TIMES = "\u00d7"
+
+
+def _name(names: Names, seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat}"
+
+
+def _card(code: Any) -> str:
+    return card_name(str(code)) if code else "a card"
+
+
+def points_text(value: Fraction | str | int) -> str:
+    """``Fraction(20, 3)`` → ``"+20/3"``: the sign always written, a minus as U+2212."""
+    number = Fraction(value)
+    text = str(abs(number))
+    if number > 0:
+        return f"+{text}"
+    if number < 0:
+        return f"{MINUS}{text}"
+    return "0"
+
+
+def _number(value: Fraction | int) -> str:
+    number = Fraction(value)
+    return f"{MINUS}{abs(number)}" if number < 0 else str(number)
+
+
+def _listed(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- events in words -----------------------------------------------------------------------
+
+
+def describe(event: Mapping[str, Any], names: Names) -> str:
+    """One event (``{"type", "data"}``, as redacted for the viewer) in a sentence. A card
+    the viewer may not know is absent from the data, and so from the sentence."""
+    kind = event.get("type", "")
+    data: Mapping[str, Any] = event.get("data") or {}
+    who = _name(names, data.get("seat"))
+    if kind == "GameStarted":
+        preset = (data.get("ruleset") or {}).get("preset", "")
+        return f"The game starts: {_listed(list(names))} play {preset}."
+    if kind == "HandDealt":
+        text = f"Hand {data.get('hand_number')}: {_name(names, data.get('dealer'))} deals"
+        if data.get("upcard"):
+            text += f"; the upcard is the {_card(data['upcard'])}"
+        return text + "."
+    if kind == "UpcardPassed":
+        return f"{who} passes on the upcard."
+    if kind == "CardDrawn":
+        if data.get("source") == "discard":
+            return f"{who} takes the {_card(data.get('card'))} from the discard pile."
+        if data.get("card"):
+            return f"{who} draws the {_card(data['card'])} from the stock."
+        return f"{who} draws from the stock."
+    if kind == "CardDiscarded":
+        return f"{who} discards the {_card(data.get('card'))}."
+    if kind == "Knocked":
+        if data.get("lay_down"):
+            return f"{who} lays down a rum without discarding."
+        if data.get("card"):
+            return f"{who} knocks, discarding the {_card(data['card'])} face down."
+        return f"{who} knocks, discarding face down."
+    if kind == "StockRestocked":
+        if data.get("method") == "reshuffle":
+            return f"{who} shuffles the discard pile into a new stock."
+        return f"{who} turns the discard pile over as the new stock."
+    if kind == "DrawDeclined":
+        return f"{who} does not take the discard; the stock is empty and play ends."
+    if kind == "HandRevealed":
+        cards = ", ".join(_card(c) for c in data.get("cards") or [])
+        return f"{who} shows their hand: {cards}."
+    if kind == "HandResultRecorded":
+        knocker = data.get("knocker")
+        how = "the stock ran out" if knocker is None else f"{_name(names, knocker)} knocked"
+        return f"Hand {data.get('hand_number')} is recorded: {how}."
+    if kind == "HandScored":
+        return _scored_sentence(data, names)
+    if kind == "ReentryDecided":
+        if data.get("reenter"):
+            return (
+                f"{who} re-enters, paying {_number(Fraction(data.get('paid', 0)))} into the pool, "
+                f"with a score of {_number(Fraction(data.get('score', 0)))}."
+            )
+        return f"{who} stays out."
+    if kind == "ScoreAdjusted":
+        return f"{who}'s score is adjusted by {points_text(data.get('points', 0))}: {data.get('reason', '')}."
+    if kind == "SeatReplaced":
+        bot = " (a bot)" if data.get("bot") else ""
+        return f"{data.get('name')}{bot} takes over seat {int(data.get('seat', 0)) + 1}."
+    if kind == "Retracted":
+        count = data.get("count")
+        return f"The last {count} event{'s' if count != 1 else ''} are retracted: {data.get('reason', '')}."
+    if kind == "GameAbandoned":
+        return f"The game is abandoned: {data.get('reason', '')}."
+    if kind == "GameFinished":
+        result = data.get("result") or {}
+        ranking = result.get("ranking") or []
+        if ranking:
+            first = [_name(names, seat) for seat in ranking[0]]
+            return f"The game is over: {_listed(first)} {'win' if len(first) > 1 else 'wins'}."
+        return "The game is over."
+    return str(kind)
+
+
+def _scored_sentence(data: Mapping[str, Any], names: Names) -> str:
+    if data.get("outcome") == "void":
+        return f"Hand {data.get('hand_number')} is void: nobody knocked before the stock ran low."
+    points = data.get("points") or {}
+    parts = [f"{_name(names, int(seat))} {points_text(value)}" for seat, value in points.items()]
+    return f"Hand {data.get('hand_number')} is scored: {', '.join(parts)}."
+
+
+# --- showdowns ------------------------------------------------------------------------------
+
+
+@dataclass
+class MeldShown:
+    kind: str
+    cards: list[str]
+    laid_off: list[str] = field(default_factory=list)  # cards opponents laid off onto it
+
+
+@dataclass
+class HandShown:
+    seat: int
+    name: str
+    knocker: bool
+    melds: list[MeldShown]
+    deadwood_cards: list[str]
+    deadwood: int
+    points: str
+    laid_off: list[str]  # cards this seat laid off onto the knocker's melds
+
+
+@dataclass
+class ShowdownShown:
+    hand_number: int
+    outcome: str
+    hands: list[HandShown]
+    explanation: list[str]
+    announced: bool  # counts only (a physical quick entry): no cards to show
+
+    @property
+    def outcome_text(self) -> str:
+        return OUTCOMES.get(self.outcome, self.outcome.replace("_", " "))
+
+
+OUTCOMES = {
+    "rum": "rum",
+    "knock_won": "the knocker won",
+    "knock_tied": "the knocker tied",
+    "knock_lost": "the knocker lost",
+    "no_knock": "the stock ran out",
+    "knock": "knock",
+    "gin": "gin",
+    "undercut": "undercut",
+    "tie": "tie",
+    "void": "void",
+}
+
+
+def showdown(data: Mapping[str, Any], ruleset: engine.RuleSet, names: Names) -> ShowdownShown:
+    """A ``HandScored`` payload (public once scored) laid out for a page: each hand's
+    melds, deadwood and layoffs, and the settlement in words."""
+    detail = data.get("detail") or {}
+    shown = detail.get("showdown") or {}
+    deadwood = {int(seat): int(count) for seat, count in (data.get("deadwood") or {}).items()}
+    points = {int(seat): Fraction(value) for seat, value in (data.get("points") or {}).items()}
+    knocker = data.get("knocker")
+    arrangements = shown.get("arrangements") or {}
+    layoffs = shown.get("layoffs") or {}
+    onto: dict[int, list[str]] = {}
+    for items in layoffs.values():
+        for layoff in items:
+            onto.setdefault(int(layoff["meld_index"]), []).append(layoff["card"])
+    hands = []
+    for seat, count in deadwood.items():
+        arrangement = arrangements.get(str(seat)) or {}
+        melds = [
+            MeldShown(m.get("kind", ""), list(m.get("cards") or [])) for m in arrangement.get("melds") or []
+        ]
+        if seat == knocker:
+            for index, cards in onto.items():
+                if 0 <= index < len(melds):
+                    melds[index].laid_off = cards
+        hands.append(
+            HandShown(
+                seat=seat,
+                name=_name(names, seat),
+                knocker=seat == knocker,
+                melds=melds,
+                deadwood_cards=list(arrangement.get("unmatched") or []),
+                deadwood=count,
+                points=points_text(points.get(seat, 0)),
+                laid_off=[layoff["card"] for layoff in layoffs.get(str(seat)) or []],
+            )
+        )
+    return ShowdownShown(
+        hand_number=int(data.get("hand_number") or 0),
+        outcome=str(data.get("outcome") or ""),
+        hands=hands,
+        explanation=explain(ruleset, data, names),
+        announced=not arrangements,
+    )
+
+
+def explain(ruleset: engine.RuleSet, data: Mapping[str, Any], names: Names) -> list[str]:
+    """How a scored hand was settled, in sentences, following RULES.md §3-5. The sums are
+    worked out again here and checked against the points the engine recorded; should
+    they ever differ (a rule this text does not know), the recorded points are listed
+    instead of a wrong explanation."""
+    if data.get("outcome") == "void":
+        return ["Nobody knocked before the stock ran low: the hand is void and dealt again."]
+    deadwood = {int(seat): int(count) for seat, count in (data.get("deadwood") or {}).items()}
+    recorded = {int(seat): Fraction(value) for seat, value in (data.get("points") or {}).items()}
+    knocker = data.get("knocker")
+    if not deadwood:
+        return []
+    if ruleset.scoring == "settlement":
+        lines, computed = _explain_settlement(ruleset, deadwood, knocker, names)
+    elif ruleset.scoring == "gin":
+        lines, computed = _explain_gin(ruleset, data, deadwood, knocker, names)
+    else:
+        lines, computed = _explain_cumulative(ruleset, deadwood, knocker, names)
+    if {seat: computed.get(seat, Fraction(0)) for seat in recorded} != recorded:
+        return [
+            "Points: " + ", ".join(f"{_name(names, s)} {points_text(p)}" for s, p in recorded.items()) + "."
+        ]
+    return lines
+
+
+def _explain_settlement(
+    rs: engine.RuleSet, deadwood: dict[int, int], knocker: int | None, names: Names
+) -> tuple[list[str], dict[int, Fraction]]:
+    points = {seat: Fraction(0) for seat in deadwood}
+    lines: list[str] = []
+    if knocker is not None and deadwood[knocker] == 0:
+        k = _name(names, knocker)
+        lines.append(f"{k} knocked with no deadwood: a rum, and {k} alone wins.")
+        for seat, count in deadwood.items():
+            if seat == knocker:
+                continue
+            owed = count + rs.rum_bonus
+            lines.append(f"{_name(names, seat)} pays {count} + {rs.rum_bonus} rum bonus = {owed} to {k}.")
+            points[seat] -= owed
+            points[knocker] += owed
+        return lines, points
+    low = min(deadwood.values())
+    winners = [seat for seat, count in deadwood.items() if count == low]
+    tied = knocker is not None and knocker in winners and len(winners) > 1
+    if knocker is None:
+        lines.append("Nobody knocked: the stock ran out.")
+    else:
+        lines.append(f"{_name(names, knocker)} knocked with {deadwood[knocker]}.")
+    if tied:
+        assert knocker is not None
+        winners = [seat for seat in winners if seat != knocker]
+        others = [_name(names, s) for s in winners]
+        verb = "ties" if len(others) == 1 else "tie"
+        lines.append(
+            f"{_listed(others)} {verb} the knocker at {low} → {_name(names, knocker)} steps aside, "
+            "neither paying nor receiving."
+        )
+    else:
+        lowest = _listed([_name(names, s) for s in winners])
+        lines.append(f"The lowest count is {low}: {lowest}.")
+    bonus = rs.rum_bonus if knocker is not None and low == 0 and rs.rum_bonus_for == "any_player" else 0
+    pot = Fraction(0)
+    for seat, held in deadwood.items():
+        count = int(held)
+        if seat in winners or (tied and seat == knocker):
+            continue
+        pays = Fraction(count - low + bonus)
+        terms = [f"{count} {MINUS} {low}"]
+        if bonus:
+            terms.append(f"{bonus} rum bonus")
+        extra = ""
+        if seat == knocker:
+            if rs.knocker_loss == "penalty":
+                pays += rs.knocker_penalty
+                terms.append(f"{rs.knocker_penalty} penalty for a lost knock")
+            elif rs.knocker_loss == "double":
+                pays += count - low
+                terms = [f"2 {TIMES} ({count} {MINUS} {low})", *terms[1:]]
+            else:
+                lower = [o for o, c in deadwood.items() if o != knocker and c < count]
+                for other in lower:
+                    points[other] += rs.knocker_penalty
+                    points[knocker] -= rs.knocker_penalty
+                if lower:
+                    extra = (
+                        f", and {rs.knocker_penalty} penalty to each of "
+                        f"{_listed([_name(names, o) for o in lower])}"
+                    )
+        points[seat] -= pays
+        pot += pays
+        expression = " + ".join(terms)
+        lines.append(f"{_name(names, seat)} pays {expression} = {_number(pays)}{extra}.")
+    if winners:
+        share = pot / len(winners)
+        for seat in winners:
+            points[seat] += share
+        if len(winners) == 1:
+            lines.append(f"{_name(names, winners[0])} receives {_number(pot)}.")
+        else:
+            who = _listed([_name(names, s) for s in winners])
+            lines.append(f"{who} share {_number(pot)}: {_number(share)} each.")
+    return lines, points
+
+
+def _explain_cumulative(
+    rs: engine.RuleSet, deadwood: dict[int, int], knocker: int | None, names: Names
+) -> tuple[list[str], dict[int, Fraction]]:
+    points: dict[int, Fraction] = {}
+    parts = []
+    for seat, count in deadwood.items():
+        if count:
+            points[seat] = Fraction(count)
+            parts.append(f"{_name(names, seat)} +{count}")
+        else:
+            points[seat] = Fraction(-rs.zero_deadwood_bonus)
+            parts.append(f"{_name(names, seat)} {MINUS}{rs.zero_deadwood_bonus} (no deadwood)")
+    head = "Nobody knocked." if knocker is None else f"{_name(names, knocker)} knocked."
+    return [head, "Each player adds their deadwood: " + ", ".join(parts) + "."], points
+
+
+def _explain_gin(
+    rs: engine.RuleSet,
+    data: Mapping[str, Any],
+    deadwood: dict[int, int],
+    knocker: int | None,
+    names: Names,
+) -> tuple[list[str], dict[int, Fraction]]:
+    points = {seat: Fraction(0) for seat in deadwood}
+    if knocker is None:
+        return [], points
+    shown = (data.get("detail") or {}).get("showdown") or {}
+    layoffs = shown.get("layoffs") or {}
+    k, kc = _name(names, knocker), deadwood[knocker]
+    seats = list(deadwood)
+    start = seats.index(knocker)
+    lines = [f"{k} went gin." if kc == 0 else f"{k} knocked with {kc}."]
+    for seat in seats[start + 1 :] + seats[:start]:
+        o, count = _name(names, seat), deadwood[seat]
+        laid = [_card(item["card"]) for item in layoffs.get(str(seat)) or []]
+        after = f" after laying off the {_listed(laid)}" if laid else ""
+        if kc == 0:
+            gained = count + rs.gin_bonus
+            points[knocker] += gained
+            lines.append(f"{o} has {count} → {k} scores {count} + {rs.gin_bonus} gin bonus = {gained}.")
+        elif count < kc or (count == kc and rs.undercut_on_tie):
+            gained = kc - count + rs.undercut_bonus
+            points[seat] += gained
+            lines.append(
+                f"{o} has {count}{after}, undercutting {k} → {o} scores {kc} {MINUS} {count} + "
+                f"{rs.undercut_bonus} undercut bonus = {gained}."
+            )
+        elif count == kc:
+            lines.append(f"{o} has {count}{after}, a tie → nobody scores.")
+        else:
+            gained = count - kc
+            points[knocker] += gained
+            lines.append(f"{o} has {count}{after} → {k} scores {count} {MINUS} {kc} = {gained}.")
+    return lines, points
+
+
+# --- the table at one step -------------------------------------------------------------------
+
+
+@dataclass
+class SeatShown:
+    seat: int
+    name: str
+    bot: bool
+    score: str
+    cards: list[str | None]  # None: a face-down card
+    dealer: bool
+    to_move: bool
+    knocker: bool
+    eliminated: bool
+    viewer: bool
+
+
+@dataclass
+class TableShown:
+    hand_number: int
+    status: str
+    seats: list[SeatShown]
+    discard_top: str | None
+    discard_size: int
+    stock_size: int
+    faces_shown: bool  # every hand is shown face up (the hand is over)
+
+
+def table(state: GameState, seat: int | None, *, live_hand: int | None) -> TableShown:
+    """The table in ``state`` as ``seat`` (None: the public) may see it. While hand
+    ``live_hand`` is being played only the viewer's own cards are face up (through
+    :func:`engine.view`); any other hand is over and public, every known face shown."""
+    visible = engine.view(state, seat)
+    hand = state.hand
+    is_live = hand is not None and hand.number == live_hand
+    seats = []
+    for index, info in enumerate(state.seats):
+        size = visible.hand_sizes[index] if index < len(visible.hand_sizes) else 0
+        cards: list[str | None]
+        if hand is None:
+            cards = []
+        elif is_live:
+            if index == seat and visible.hand is not None:
+                cards = [c.code for c in visible.hand]
+            else:
+                cards = [None] * size
+        else:
+            known: list[str | None] = [c.code for c in mask_to_cards(hand.hands[index])]
+            if hand.revealed and hand.revealed[index] >= 0:
+                known = [c.code for c in mask_to_cards(hand.revealed[index])]
+            cards = known + [None] * max(0, size - len(known))
+        seats.append(
+            SeatShown(
+                seat=index,
+                name=info.name,
+                bot=info.bot is not None,
+                score=_number(visible.scores[index]),
+                cards=cards,
+                dealer=visible.dealer == index,
+                to_move=visible.to_move == index,
+                knocker=visible.knocker == index,
+                eliminated=bool(visible.eliminated[index]),
+                viewer=index == seat,
+            )
+        )
+    return TableShown(
+        hand_number=visible.hand_number,
+        status=visible.status,
+        seats=seats,
+        discard_top=visible.discard_top.code if visible.discard_top is not None else None,
+        discard_size=visible.discard_size,
+        stock_size=visible.stock_size,
+        faces_shown=hand is not None and not is_live,
+    )
+
+
+@dataclass
+class SheetRow:
+    hand_number: int
+    points: list[str]
+    totals: list[str]
+    outcome: str
+
+
+def score_sheet(state: GameState) -> list[SheetRow]:
+    """The scored hands of ``state``, hand by hand, with running totals (adjustments and
+    re-entries are in the final scores, not in these rows)."""
+    seats = len(state.seats)
+    running = [Fraction(0)] * seats
+    rows = []
+    for scored in state.tally.results:
+        if scored.outcome == "void":
+            rows.append(SheetRow(scored.hand_number, [""] * seats, [_number(v) for v in running], "void"))
+            continue
+        for seat, value in scored.points.items():
+            running[seat] += value
+        rows.append(
+            SheetRow(
+                scored.hand_number,
+                [points_text(scored.points[s]) if s in scored.points else "" for s in range(seats)],
+                [_number(v) for v in running],
+                scored.outcome.replace("_", " "),
+            )
+        )
+    return rows
