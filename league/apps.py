@@ -7,7 +7,11 @@ class LeagueConfig(AppConfig):
     verbose_name = "League (clubs, players, tournaments)"
 
     def ready(self) -> None:
+        from games import outbox
         from games.access import register_recorder_check
+        from league import tasks  # noqa: F401  (registers the tasks the outbox sends by name)
+        from league.ratings import TRIGGERS
         from league.selectors import records_club_game
 
         register_recorder_check(records_club_game)
+        outbox.subscribe("league.tasks.refresh_ratings", TRIGGERS)
