@@ -12,6 +12,7 @@ from league.views import home
 urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("league.urls")),
+    path("api/v1/", include("league.standings_urls")),
     path("api/v1/", include("league.archive_urls")),
     path("", home, name="home"),
     path("healthz", healthz, name="healthz"),
