@@ -24,6 +24,7 @@ from games import services as game_services
 from games.models import Game, Source
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
 from league.seating import Request, Seating, SeatingError, input_digest, make_seating
+from league.standings import standings_from_logs
 
 FORMAT = "knockrummy-tournament-archive"
 FORMAT_VERSION = 1
@@ -140,11 +141,11 @@ def build_archive(tournament: Tournament) -> dict[str, Any]:
 
 def archive_standings(archive: Mapping[str, Any]) -> Any:
     """The final standings computed from the archive alone (its settings, rounds and game
-    logs), in JSON form: what the ``standings`` section holds and what ``verify`` checks."""
-    from league.standings import standings_from_logs
-
+    logs), in JSON form: what the ``standings`` section holds and what ``verify`` checks.
+    Draft rounds count for nothing (as in the standings projection)."""
     logs = {document["game"]["id"]: document["events"] for document in archive["games"]}
-    result = standings_from_logs(archive["tournament"], archive["rounds"], logs)
+    counted = [r for r in archive["rounds"] if r["status"] != Round.Status.DRAFT]
+    result = standings_from_logs(archive["tournament"], counted, logs)
     return json.loads(json.dumps(result, default=str))
 
 
@@ -162,8 +163,9 @@ def verify(archive: Mapping[str, Any]) -> list[str]:
     except ArchiveError as exc:
         return [exc.message]
     differences: list[str] = []
+    names = {player["id"]: player["name"] for player in archive["players"]}
     for document in archive["rounds"]:
-        differences.extend(f"round {document['number']}: {d}" for d in _verify_round(document))
+        differences.extend(f"round {document['number']}: {d}" for d in _verify_round(document, names))
     games = {document["game"]["id"]: document for document in archive["games"]}
     for document in archive["rounds"]:
         for table in document["tables"]:
@@ -185,7 +187,7 @@ def verify(archive: Mapping[str, Any]) -> list[str]:
     return differences
 
 
-def _verify_round(document: Mapping[str, Any]) -> list[str]:
+def _verify_round(document: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     differences = []
     try:
         request = Request.from_dict(document["request"])
@@ -204,15 +206,20 @@ def _verify_round(document: Mapping[str, Any]) -> list[str]:
         if again.get(key) != stored.get(key):
             differences.append(f"{key}: recomputed {again.get(key)!r} != stored {stored.get(key)!r}")
     if document["status"] != Round.Status.DRAFT:
+        # Compared by name: an imported round keeps the archive's seating input and
+        # generated seating (the original ids) while its tables seat the new players.
+        entrants = {entrant.id: entrant.name for entrant in request.players}
         published = [
-            [seat["player"] for seat in table["seats"] if seat["player"] is not None]
+            [names.get(seat["player"], f"#{seat['player']}") for seat in table["seats"] if seat["player"]]
             for table in document["tables"]
         ]
-        generated = [table.seats for table in Seating.from_dict(stored).tables]
-        departs = published != [list(seats) for seats in generated] or sorted(document["byes"]) != sorted(
-            stored.get("byes", [])
-        )
-        if departs and not document.get("edit_reason"):
+        generated = [
+            [entrants.get(player, f"#{player}") for player in table.seats]
+            for table in Seating.from_dict(stored).tables
+        ]
+        byes = sorted(names.get(p, f"#{p}") for p in document["byes"])
+        generated_byes = sorted(entrants.get(p, f"#{p}") for p in stored.get("byes", []))
+        if (published != generated or byes != generated_byes) and not document.get("edit_reason"):
             differences.append("the published tables differ from the generated ones and no reason is given")
     return differences
 
@@ -301,7 +308,7 @@ def import_archive(archive: Mapping[str, Any], *, owner: Any = None) -> Tourname
 
     Each round keeps its seating input, generated seating and digest exactly as archived
     (they name the archive's player ids, and the seating is recomputed from them); its
-    published tables and seats name this instance's players."""
+    published tables, seats and byes name this instance's players."""
     _check_shape(archive)
     try:
         return _import(archive, owner)
@@ -330,9 +337,11 @@ def _import(archive: Mapping[str, Any], owner: Any) -> Tournament:
                 **{field: registration[field] for field in REGISTRATION_FIELDS if field in registration},
             )
         for document in archive["rounds"]:
+            kept = {field: document[field] for field in ROUND_FIELDS if field in document}
+            kept["byes"] = [players[p].pk for p in document["byes"]]  # as published: the new ids
             round_ = Round.objects.create(
                 tournament=tournament,
-                **{field: document[field] for field in ROUND_FIELDS if field in document},
+                **kept,
                 published_at=document.get("published_at"),
                 completed_at=document.get("completed_at"),
             )
