@@ -163,21 +163,31 @@ def verify(archive: Mapping[str, Any]) -> list[str]:
     except ArchiveError as exc:
         return [exc.message]
     differences: list[str] = []
-    names = {player["id"]: player["name"] for player in archive["players"]}
+    names: dict[Any, str] = {
+        p["id"]: str(p["name"]) for p in archive["players"] if isinstance(p["id"], int | str)
+    }
     for document in archive["rounds"]:
-        differences.extend(f"round {document['number']}: {d}" for d in _verify_round(document, names))
-    games = {document["game"]["id"]: document for document in archive["games"]}
-    for document in archive["rounds"]:
-        for table in document["tables"]:
-            if table["game"] is not None and table["game"] not in games:
-                differences.append(
-                    f"round {document['number']} table {table['number']}: game {table['game']} "
-                    "is not in the archive"
-                )
-    for game_id, document in games.items():
-        problem = _replay_problem(document["events"])
-        if problem:
-            differences.append(f"game {game_id}: {problem}")
+        try:
+            found = _verify_round(document, names)
+        except Exception as exc:  # a tampered round of any shape is reported, never a crash
+            found = [f"cannot be checked ({exc!r})"]
+        differences.extend(f"round {document['number']}: {d}" for d in found)
+    try:
+        games = {document["game"]["id"]: document for document in archive["games"]}
+        for document in archive["rounds"]:
+            for table in document["tables"]:
+                if table["game"] is not None and table["game"] not in games:
+                    differences.append(
+                        f"round {document['number']} table {table['number']}: game {table['game']} "
+                        "is not in the archive"
+                    )
+        for game_id, document in games.items():
+            events = document["events"]
+            problem = _replay_problem(events) if isinstance(events, list) else "its events are not a list"
+            if problem:
+                differences.append(f"game {game_id}: {problem}")
+    except Exception as exc:  # a tampered archive of any shape is reported, never a crash
+        differences.append(f"games: cannot be checked ({exc!r})")
     try:
         computed = archive_standings(archive)
     except Exception as exc:  # the standings could not be computed from the archive at all
@@ -187,7 +197,7 @@ def verify(archive: Mapping[str, Any]) -> list[str]:
     return differences
 
 
-def _verify_round(document: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+def _verify_round(document: Mapping[str, Any], names: Mapping[Any, str]) -> list[str]:
     differences = []
     try:
         request = Request.from_dict(document["request"])
@@ -230,7 +240,8 @@ def _replay_problem(events: list[Any]) -> str | None:
         try:
             state = engine.apply(state, engine.event_from_dict(stored))
         except Exception as exc:  # any event that does not replay is the difference
-            return f"event {index + 1} ({stored.get('type')!r}) does not replay: {exc}"
+            kind = stored.get("type") if isinstance(stored, Mapping) else None
+            return f"event {index + 1} ({kind!r}) does not replay: {exc}"
     return None if state is not None else "the log is empty"
 
 
@@ -281,20 +292,28 @@ def _check_shape(archive: Any) -> None:
             raise ArchiveError(f"the archive's {key!r} is missing or not a {kind.__name__}")
     try:
         for document in archive["rounds"]:
-            for key in ("number", "method", "request", "generated", "input_digest", "status", "byes"):
-                document[key]
+            _require(document, "number", "method", "request", "generated", "input_digest", "status", "byes")
             for table in document["tables"]:
-                table["number"], table["game"], table["notes"]
+                _require(table, "number", "game", "notes", "seats")
                 for seat in table["seats"]:
-                    seat["position"], seat["player"], seat["bot"]
+                    _require(seat, "position", "player", "bot")
         for document in archive["games"]:
-            document["game"]["id"], document["events"]
+            _require(document, "game", "events")
+            _require(document["game"], "id")
         for player in archive["players"]:
-            player["id"], player["name"]
+            _require(player, "id", "name")
         for registration in archive["registrations"]:
-            registration["player"]
+            _require(registration, "player")
     except (KeyError, TypeError) as exc:
-        raise ArchiveError(f"the archive lacks a field it needs: {exc!r}") from None
+        raise ArchiveError(f"the archive lacks a field it needs: {exc}") from None
+
+
+def _require(document: Any, *keys: str) -> None:
+    if not isinstance(document, Mapping):
+        raise TypeError(f"{document!r} is not an object")
+    missing = [key for key in keys if key not in document]
+    if missing:
+        raise KeyError(f"{', '.join(missing)} missing from {sorted(document)}")
 
 
 # --- import -------------------------------------------------------------------------------

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game
@@ -259,3 +261,43 @@ def test_the_archive_waits_for_games_in_play(cup: Tournament, ann: Any) -> None:
     assert (response.status_code, response.json()["code"]) == (403, "export_not_allowed")
     missing = client_for(None).get("/api/v1/tournaments/424242/archive")
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON value (keys and list indexes)."""
+    found = [prefix] if prefix else []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, item in items:
+        found += paths(item, (*prefix, key))
+    return found
+
+
+def mutated(archive: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    copy_ = copy.deepcopy(archive)
+    node: Any = copy_
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return copy_
+
+
+def test_a_tampered_archive_of_any_shape_is_reported_never_a_crash(cup: Tournament) -> None:
+    archive = archives.build_archive(cup)
+    archive["club"]["slug"] = "elsewhere"
+    rng = random.Random(18)
+    every = paths(archive)
+    values = [None, "x", [], {}, -1, 10**30, [[1]], {"a": 1}]
+    counts = Game.objects.count(), Tournament.objects.count()
+    for n, path in enumerate(rng.sample(every, 120)):
+        bad = mutated(archive, path, rng.choice(values))
+        found = archives.verify(bad)
+        assert isinstance(found, list) and all(isinstance(d, str) for d in found), path
+        if n % 15 == 0:  # importing is slower: a sample
+            try:
+                with transaction.atomic():
+                    imported = archives.import_archive(bad)
+                    transaction.set_rollback(True)  # leave the next import the same start
+                assert imported.pk
+            except archives.ArchiveError as exc:
+                assert exc.code and exc.message, path
+    assert (Game.objects.count(), Tournament.objects.count()) == counts
