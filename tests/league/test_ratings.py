@@ -337,3 +337,17 @@ def test_rebuild_ratings_command(kings: Any) -> None:
     assert RatingEntry.objects.count() == 2
     with pytest.raises(CommandError, match="no club"):
         call_command("rebuild_ratings", "nowhere", stdout=StringIO())
+
+
+def test_the_reads_take_a_fixed_number_of_queries(kings: Any, django_assert_num_queries: Any) -> None:
+    club, players = kings
+    games = [played(club, ["Ann", "Bea", "Cy"], [2, 9, 30]) for _ in range(6)]
+    refresh_all(games)
+    ids = [p.pk for p in players.values()]
+    with django_assert_num_queries(1):
+        found = ordinals(club.pk, "knock", ids)
+    assert found.keys() == {players[name].pk for name in ("Ann", "Bea", "Cy")}
+    client = client_for(None)
+    with django_assert_num_queries(2):  # the player with its club; every entry
+        response = client.get(f"/api/v1/players/{players['Ann'].pk}/ratings")
+    assert len(response.json()["families"][0]["history"]) == 6
