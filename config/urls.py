@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("league.urls")),
     path("api/v1/", include("league.standings_urls")),
+    path("api/v1/", include("league.archive_urls")),
     path("", home, name="home"),
     path("", include("web.urls")),
     path("healthz", healthz, name="healthz"),
