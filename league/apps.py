@@ -11,3 +11,8 @@ class LeagueConfig(AppConfig):
         from league.selectors import records_club_game
 
         register_recorder_check(records_club_game)
+
+        from games import outbox
+        from league.standings import TRIGGERS
+
+        outbox.subscribe("league.tasks.refresh_standings", TRIGGERS)

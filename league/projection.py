@@ -1,0 +1,411 @@
+"""The standings projection: the pure :mod:`league.standings` fed from the event store.
+
+- :func:`refresh` reads, under the tournament's lock (``select_for_update`` on its
+  :class:`~league.models.StandingsState` row), the events of its games it has not read
+  yet, in ``position`` order per game; stores a :class:`~league.models.ResultVersion`
+  at each event that changes a table's result, then the ranked rows and the position
+  they are current to. Idempotent: a second refresh with no new event writes the same.
+- :func:`rebuild` throws all of it away and refreshes from zero.
+- :func:`read_standings` answers as of any moment on two timelines (``corrected``:
+  every event, later corrections included; ``recorded``: only the events recorded up
+  to a time or position — what the standings said then); :func:`standings_changes`
+  lists the corrections that changed standings already shown.
+- :func:`current_standings` is the selector round generation (swiss, knockout) reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+
+from games.models import GameEvent
+from league.models import Player, ResultVersion, Round, StandingsState, Table, Tournament
+from league.standings import CORRECTIONS, GameFold, Settings, TableResult, standings
+from league.standings.results import ABANDONED, FINISHED
+
+COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
+CORRECTED = "corrected"
+RECORDED = "recorded"
+TIMELINES = (CORRECTED, RECORDED)
+
+
+def settings_of(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's settings in the form :func:`league.standings.standings_from_logs` reads."""
+    return {
+        "preset": tournament.preset,
+        "scoring": tournament.scoring,
+        "placement_points": list(tournament.placement_points or []),
+        "tiebreaks": list(tournament.tiebreaks or []),
+        "bye_points": tournament.bye_points,
+        "min_games": tournament.min_games,
+        "seed": tournament.seed,
+        "kind": tournament.kind,
+    }
+
+
+def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> list[dict[str, Any]]:
+    """The published rounds (byes and tables) in the pure form, ``published_by`` a time
+    when given (rounds published later are left out). Two queries."""
+    rounds = Round.objects.filter(tournament_id=tournament_id, status__in=COUNTED_ROUNDS)
+    if published_by is not None:
+        rounds = rounds.filter(Q(published_at__isnull=True) | Q(published_at__lte=published_by))
+    shaped: dict[int, dict[str, Any]] = {
+        r.pk: {"number": r.number, "byes": [int(p) for p in r.byes or []], "tables": []}
+        for r in rounds.only("id", "number", "byes").order_by("number")
+    }
+    tables = (
+        Table.objects.filter(round_id__in=list(shaped))
+        .order_by("round_id", "number")
+        .prefetch_related("seats")
+        .only("id", "round_id", "game_id")
+    )
+    for table in tables:
+        seats = [{"player": s.player_id, "bot": s.bot} for s in table.seats.all()]
+        shaped[table.round_id]["tables"].append({"seats": seats, "game": table.game_id})
+    return list(shaped.values())
+
+
+def _game_ids(tournament_id: int) -> list[int]:
+    return list(
+        Table.objects.filter(round__tournament_id=tournament_id, game__isnull=False)
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    )
+
+
+def _lock(tournament_id: int) -> StandingsState:
+    StandingsState.objects.get_or_create(tournament_id=tournament_id)
+    return StandingsState.objects.select_for_update().get(tournament_id=tournament_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Refreshed:
+    games_read: int
+    versions: int
+    position: int
+
+
+def refresh(tournament_id: int) -> Refreshed:
+    """Bring the tournament's standings up to the newest event of its games."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    with transaction.atomic():
+        state = _lock(tournament_id)
+        return _refresh_locked(tournament, state)
+
+
+def rebuild(tournament_id: int) -> Refreshed:
+    """Forget the projection of the tournament and build it again from its games' logs."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    with transaction.atomic():
+        state = _lock(tournament_id)
+        ResultVersion.objects.filter(tournament_id=tournament_id).delete()
+        state.position, state.recorded_at, state.games, state.results, state.rows = 0, None, {}, {}, []
+        return _refresh_locked(tournament, state)
+
+
+def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
+    from games.models import Game
+
+    versions_of = dict(Game.objects.filter(pk__in=_game_ids(tournament.pk)).values_list("pk", "version"))
+    read: dict[str, int] = dict(state.games)
+    changed = [g for g, v in versions_of.items() if read.get(str(g)) != v]
+    new_versions: list[ResultVersion] = []
+    results = dict(state.results)
+    if changed:
+        events = (
+            GameEvent.objects.filter(game_id__in=changed)
+            .order_by("game_id", "seq")
+            .values_list(
+                "game_id", "seq", "position", "type", "schema_version", "data", "actor_id", "recorded_at"
+            )
+        )
+        folds: dict[int, GameFold] = {}
+        last: dict[int, tuple[int, int, datetime]] = {}
+        for game_id, seq, position, kind, schema_version, data, actor_id, recorded_at in events.iterator(
+            2000
+        ):
+            fold = folds.get(game_id)
+            if fold is None:
+                fold = folds[game_id] = GameFold()
+            step = fold.feed({"type": kind, "schema_version": schema_version, "data": data})
+            last[game_id] = (seq, position, recorded_at)
+            if step is not None and seq > read.get(str(game_id), 0):
+                new_versions.append(
+                    ResultVersion(
+                        tournament_id=tournament.pk,
+                        game_id=game_id,
+                        position=position,
+                        seq=seq,
+                        recorded_at=recorded_at,
+                        cause=step.type,
+                        hand=step.hand,
+                        actor_id=actor_id,
+                        reason=step.reason,
+                        result=fold.result().to_dict(),
+                    )
+                )
+        for game_id, fold in folds.items():
+            seq, position, recorded_at = last[game_id]
+            read[str(game_id)] = seq
+            results[str(game_id)] = fold.result().to_dict()
+            if position > state.position:
+                state.position, state.recorded_at = position, recorded_at
+        ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True)
+    state.games, state.results = read, results
+    parsed = {int(g): TableResult.from_dict(r) for g, r in results.items()}
+    state.rows = standings(settings_of(tournament), rounds_of(tournament.pk), parsed)
+    state.save()
+    return Refreshed(len(changed), len(new_versions), state.position)
+
+
+def refresh_game(game_id: int) -> Refreshed | None:
+    """Refresh the standings of the tournament ``game_id`` is played in, if any."""
+    tournament_id = (
+        Table.objects.filter(game_id=game_id).values_list("round__tournament_id", flat=True).first()
+    )
+    return refresh(tournament_id) if tournament_id is not None else None
+
+
+def refresh_all() -> int:
+    """Catch up every tournament with games (the beat task); returns how many moved."""
+    moved = 0
+    ids = Tournament.objects.filter(round_set__tables__game__isnull=False).values_list("pk", flat=True)
+    for tournament_id in sorted(set(ids)):
+        if refresh(tournament_id).games_read:
+            moved += 1
+    return moved
+
+
+# --- reading ---------------------------------------------------------------------
+
+
+class StandingsQueryError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A point of the recorded timeline: a position, or a time."""
+
+    position: int | None = None
+    time: datetime | None = None
+
+
+def _results_at(tournament_id: int, position: int) -> tuple[dict[int, TableResult], ResultVersion | None]:
+    """Each game's latest result version at or before ``position``, and the latest one."""
+    latest: dict[int, dict[str, Any]] = {}
+    newest: ResultVersion | None = None
+    versions = ResultVersion.objects.filter(tournament_id=tournament_id, position__lte=position).order_by(
+        "position"
+    )
+    for version in versions.only("game_id", "position", "recorded_at", "result"):
+        latest[version.game_id] = version.result
+        newest = version
+    return {g: TableResult.from_dict(r) for g, r in latest.items()}, newest
+
+
+def _name_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    names = dict(Player.objects.filter(pk__in=[r["player"] for r in rows]).values_list("pk", "name"))
+    return [{**r, "player": {"id": r["player"], "name": names.get(r["player"], "")}} for r in rows]
+
+
+def _up_to_round(rounds: list[dict[str, Any]], after_round: int | None) -> list[dict[str, Any]]:
+    return rounds if after_round is None else [r for r in rounds if r["number"] <= after_round]
+
+
+def read_standings(
+    tournament: Tournament,
+    *,
+    after_round: int | None = None,
+    timeline: str = CORRECTED,
+    at: Moment | None = None,
+) -> dict[str, Any]:
+    """The standings document of the API: ``timeline``, ``after_round``,
+    ``current_to`` (position and time of the last event they include) and ``rows``."""
+    if timeline not in TIMELINES:
+        raise StandingsQueryError("invalid_timeline", f"timeline is corrected or recorded, not {timeline!r}")
+    if at is not None and timeline != RECORDED:
+        raise StandingsQueryError(
+            "at_needs_recorded", "at= reads the recorded timeline: add timeline=recorded"
+        )
+    state = StandingsState.objects.filter(tournament_id=tournament.pk).first()
+    if state is None:
+        refresh(tournament.pk)
+        state = StandingsState.objects.get(tournament_id=tournament.pk)
+    settings = Settings.from_mapping(settings_of(tournament))
+    if timeline == RECORDED and at is not None:
+        if at.position is not None:
+            position = at.position
+            results, newest = _results_at(tournament.pk, position)
+            published_by = newest.recorded_at if newest is not None else None
+        else:
+            assert at.time is not None
+            position_row = (
+                ResultVersion.objects.filter(tournament_id=tournament.pk, recorded_at__lte=at.time)
+                .order_by("-position")
+                .values_list("position", flat=True)
+                .first()
+            )
+            results, newest = _results_at(tournament.pk, position_row or 0)
+            published_by = at.time
+        rounds = rounds_of(tournament.pk, published_by=published_by)
+        if at.time is None and newest is None:
+            rounds = []
+        rows = standings(settings, _up_to_round(rounds, after_round), results)
+        current_to = {
+            "position": newest.position if newest is not None else 0,
+            "recorded_at": newest.recorded_at.isoformat() if newest is not None else None,
+        }
+    else:
+        if after_round is None:
+            rows = list(state.rows)
+        else:
+            results = {int(g): TableResult.from_dict(r) for g, r in state.results.items()}
+            rows = standings(settings, _up_to_round(rounds_of(tournament.pk), after_round), results)
+        current_to = {
+            "position": state.position,
+            "recorded_at": state.recorded_at.isoformat() if state.recorded_at else None,
+        }
+    return {
+        "timeline": timeline,
+        "after_round": after_round,
+        "current_to": current_to,
+        "rows": _name_rows(rows),
+    }
+
+
+def _settled(result: TableResult | None) -> bool:
+    return result is not None and result.status in (FINISHED, ABANDONED)
+
+
+def _summary(rows: Iterable[Mapping[str, Any]]) -> dict[int, tuple[str, int | None]]:
+    return {int(r["player"]): (str(r["points"]), r["rank"]) for r in rows}
+
+
+def standings_changes(tournament: Tournament) -> list[dict[str, Any]]:
+    """Every correction that changed standings already shown, oldest first.
+
+    A correction (``Retracted``, ``ScoreAdjusted``) to a game whose result counted (it
+    was finished or abandoned) opens an *episode* that lasts until the game is settled
+    again (or to now). The entry compares the standings just before the correction with
+    the same standings where only that game has moved on to the end of the episode, and
+    is listed when any player's points or rank differ. Every correction of the episode
+    is listed in it (a retracted finish, then a penalty, then the hand recorded again);
+    the first one's author, time, reason, game and hand head it. A correction during a
+    game not yet counted changes nothing anybody saw, and is not listed."""
+    settings = Settings.from_mapping(settings_of(tournament))
+    rounds = rounds_of(tournament.pk)
+    versions = list(
+        ResultVersion.objects.filter(tournament_id=tournament.pk)
+        .order_by("position")
+        .only("game_id", "position", "seq", "recorded_at", "cause", "hand", "actor_id", "reason", "result")
+    )
+    current: dict[int, TableResult] = {}
+    open_episodes: dict[int, dict[str, Any]] = {}
+    episodes: list[dict[str, Any]] = []
+
+    def close(game_id: int, result: TableResult, resolved: ResultVersion | None) -> None:
+        episode = open_episodes.pop(game_id)
+        after = dict(episode["results_before"])
+        after[game_id] = result
+        episode["after"] = standings(settings, rounds, after)
+        episode["resolved"] = resolved
+        episodes.append(episode)
+
+    for version in versions:
+        result = TableResult.from_dict(version.result)
+        game_id = version.game_id
+        if version.cause in CORRECTIONS:
+            if game_id in open_episodes:
+                open_episodes[game_id]["corrections"].append(version)
+            elif _settled(current.get(game_id)):
+                before = dict(current)
+                open_episodes[game_id] = {
+                    "game": game_id,
+                    "first": version,
+                    "corrections": [version],
+                    "results_before": before,
+                    "before": standings(settings, rounds, before),
+                }
+        current[game_id] = result
+        if game_id in open_episodes and _settled(result):
+            close(game_id, result, version)
+    for game_id in list(open_episodes):
+        close(game_id, current[game_id], None)
+    episodes.sort(key=lambda e: e["first"].position)
+    users = dict(
+        get_user_model()
+        .objects.filter(pk__in={c.actor_id for e in episodes for c in e["corrections"] if c.actor_id})
+        .values_list("pk", "username")
+    )
+    names = dict(Player.objects.filter(tournament_seats_filter(tournament)).values_list("pk", "name"))
+    out: list[dict[str, Any]] = []
+    for episode in episodes:
+        was, now = _summary(episode["before"]), _summary(episode["after"])
+        if was == now:
+            continue
+        first: ResultVersion = episode["first"]
+        resolved: ResultVersion | None = episode["resolved"]
+        players = sorted(set(was) | set(now), key=lambda p: (now.get(p, ("", None))[1] or 10**9, p))
+        out.append(
+            {
+                "game": episode["game"],
+                "hand": first.hand,
+                "type": first.cause,
+                "reason": first.reason,
+                "by": _user(first.actor_id, users),
+                "recorded_at": first.recorded_at.isoformat(),
+                "position": first.position,
+                "resolved_at": None
+                if resolved is None
+                else {"position": resolved.position, "recorded_at": resolved.recorded_at.isoformat()},
+                "corrections": [
+                    {
+                        "type": c.cause,
+                        "reason": c.reason,
+                        "hand": c.hand,
+                        "by": _user(c.actor_id, users),
+                        "recorded_at": c.recorded_at.isoformat(),
+                        "position": c.position,
+                    }
+                    for c in episode["corrections"]
+                ],
+                "rows": [
+                    {
+                        "player": {"id": p, "name": names.get(p, "")},
+                        "points_before": was[p][0] if p in was else None,
+                        "points_after": now[p][0] if p in now else None,
+                        "rank_before": was[p][1] if p in was else None,
+                        "rank_after": now[p][1] if p in now else None,
+                        "changed": was.get(p) != now.get(p),
+                    }
+                    for p in players
+                ],
+            }
+        )
+    return out
+
+
+def tournament_seats_filter(tournament: Tournament) -> Q:
+    return Q(table_seats__table__round__tournament=tournament) | Q(registrations__tournament=tournament)
+
+
+def _user(actor_id: int | None, users: Mapping[int, str]) -> dict[str, Any] | None:
+    return None if actor_id is None else {"id": actor_id, "username": users.get(actor_id, "")}
+
+
+def current_standings(tournament: Tournament) -> list[tuple[int, Fraction]]:
+    """(player id, points) best first, from the stored projection (refreshed first):
+    what swiss and knockout seating read."""
+    refresh(tournament.pk)
+    state = StandingsState.objects.get(tournament_id=tournament.pk)
+    return [(int(row["player"]), Fraction(row["points"])) for row in state.rows]

@@ -1,0 +1,251 @@
+"""Standings from rounds and table results: scheme points, tiebreaks, ranks.
+
+Effects, in every scheme:
+
+- **finished game**: each seated player scores the scheme's award for their seat.
+- **game in play** (or a table whose game is not opened yet): counts nothing yet; the
+  row's ``in_play`` counts it.
+- **abandoned game** (a ``GameAbandoned`` in effect): counts nothing for anyone — no
+  points, not played; the row's ``abandoned`` counts it. Retracting the abandonment
+  brings the game back.
+- **bye**: the tournament's ``bye_points``, or an average game when unset (see
+  :func:`league.standings.scoring.bye_award`); a bye is not a game played, has no
+  opponent and no place.
+- **drop-out**: a player who stops playing keeps what they scored and stays ranked;
+  rounds they miss score nothing. In a league season ``min_games`` decides who
+  qualifies.
+- **replaced seat** (``SeatReplaced``: a substitute or a bot finished it): the seat's
+  result still goes to the player the round seated there — the seat is the unit the
+  tournament scores; the row's ``replaced`` counts it, so a director can see it and
+  adjust.
+- **bots** seated at a digital table are opponents for places and the match share, but
+  have no row and do not count for ``buchholz``/``sonneborn_berger``.
+- **league season** (``kind == "league"``): cumulative over its rounds (club nights);
+  players with fewer than ``min_games`` games played are listed after the qualified
+  ones, unranked (``rank`` null, ``qualified`` false).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from league.standings.results import ABANDONED, FINISHED, StandingsError, TableResult, table_result
+from league.standings.scoring import SCHEMES, awards, bye_award
+from league.standings.tiebreaks import REGISTRY, PlayedGame, Record, check_tiebreaks, default_tiebreaks
+
+KINDS = ("tournament", "league")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    preset: str
+    scoring: str
+    placement_points: tuple[Fraction, ...]
+    tiebreaks: tuple[str, ...]
+    bye_points: str
+    min_games: int
+    seed: str
+    kind: str
+
+    @classmethod
+    def from_mapping(cls, settings: Mapping[str, Any]) -> Settings:
+        """Checked settings; StandingsError with a stable code on bad ones. Empty
+        ``tiebreaks`` take the preset's defaults."""
+        preset = str(settings.get("preset") or "")
+        scoring = settings.get("scoring") or "points"
+        if scoring not in SCHEMES:
+            raise StandingsError(
+                "unknown_scoring", f"unknown scoring {scoring!r}; known: {', '.join(SCHEMES)}"
+            )
+        raw_points = settings.get("placement_points") or []
+        if isinstance(raw_points, str) or not isinstance(raw_points, Sequence):
+            raise StandingsError("invalid_placement_points", "placement_points is a list of numbers")
+        try:
+            placement = tuple(Fraction(str(v)) for v in raw_points if not isinstance(v, bool))
+        except (TypeError, ValueError, ZeroDivisionError) as exc:
+            raise StandingsError("invalid_placement_points", "placement_points is a list of numbers") from exc
+        if len(placement) != len(raw_points):
+            raise StandingsError("invalid_placement_points", "placement_points is a list of numbers")
+        tiebreaks = check_tiebreaks(list(settings.get("tiebreaks") or [])) or default_tiebreaks(preset)
+        bye_points = str(settings.get("bye_points") or "")
+        bye_award(scoring, bye_points, placement)  # checks it
+        min_games = settings.get("min_games") or 0
+        if isinstance(min_games, bool) or not isinstance(min_games, int) or min_games < 0:
+            raise StandingsError("invalid_min_games", "min_games is a whole number, 0 or more")
+        kind = settings.get("kind") or "tournament"
+        if kind not in KINDS:
+            raise StandingsError("invalid_kind", f"kind is one of {', '.join(KINDS)}, not {kind!r}")
+        return cls(
+            preset,
+            scoring,
+            placement,
+            tiebreaks,
+            bye_points,
+            min_games,
+            str(settings.get("seed") or ""),
+            kind,
+        )
+
+
+def check_settings(settings: Mapping[str, Any]) -> None:
+    """Raise StandingsError (stable ``code``) if the standings cannot use ``settings``;
+    for the tournament create body."""
+    Settings.from_mapping(settings)
+
+
+def records(
+    settings: Settings, rounds: Sequence[Mapping[str, Any]], results: Mapping[int, TableResult]
+) -> dict[int, Record]:
+    """Every player's record over ``rounds`` with the table ``results`` (game id → result)."""
+    out: dict[int, Record] = {}
+
+    def record(player: int) -> Record:
+        if player not in out:
+            out[player] = Record(player)
+        return out[player]
+
+    bye = bye_award(settings.scoring, settings.bye_points, settings.placement_points)
+    for rnd in rounds:
+        number = int(rnd.get("number", 0))
+        for player in rnd.get("byes") or ():
+            r = record(int(player))
+            r.byes += 1
+            r.points += bye
+        for table in rnd.get("tables") or ():
+            seats = [seat.get("player") for seat in table.get("seats") or ()]
+            for player in seats:
+                if player is not None:
+                    record(int(player))
+            game = table.get("game")
+            result = results.get(int(game)) if game is not None else None
+            if result is None or result.status not in (FINISHED, ABANDONED):
+                for player in seats:
+                    if player is not None:
+                        record(int(player)).in_play += 1
+                continue
+            if result.status == ABANDONED:
+                for player in seats:
+                    if player is not None:
+                        record(int(player)).abandoned += 1
+                continue
+            if result.seats != len(seats):
+                raise StandingsError(
+                    "seats_mismatch", f"game {game} has {result.seats} seats, its table {len(seats)}"
+                )
+            assert result.places is not None
+            scored = awards(settings.scoring, result, settings.placement_points)
+            for i, player in enumerate(seats):
+                if player is None:
+                    continue
+                r = record(int(player))
+                r.points += scored[i]
+                if i in result.replaced:
+                    r.replaced += 1
+                opponents = tuple(
+                    (None if other is None else int(other), result.places[j])
+                    for j, other in enumerate(seats)
+                    if j != i
+                )
+                r.games.append(
+                    PlayedGame(number, int(game), scored[i], result.places[i], len(seats), opponents)
+                )
+    return out
+
+
+def _json(value: Any) -> Any:
+    return str(value) if isinstance(value, Fraction) else value
+
+
+def rank(settings: Settings, recs: Mapping[int, Record]) -> list[dict[str, Any]]:
+    """The ranked rows: by points, then the tiebreaks in order; players still level
+    share a rank (``1, 1, 3``)."""
+    names = settings.tiebreaks
+    values: dict[tuple[str, int], Any] = {}
+
+    def value(name: str, player: int, tied: frozenset[int]) -> Any:
+        if name == "head_to_head":
+            return REGISTRY[name].function(recs, player, tied, settings.seed)
+        key = (name, player)
+        if key not in values:
+            values[key] = REGISTRY[name].function(recs, player, tied, settings.seed)
+        return values[key]
+
+    def sort_key(name: str, v: Any) -> tuple[int, Any]:
+        if v is None:
+            return (1, 0)
+        return (0, -v if REGISTRY[name].higher_is_better else v)
+
+    def split(group: list[int], keys: Sequence[str]) -> list[list[int]]:
+        if len(group) <= 1 or not keys:
+            return [sorted(group)]
+        name, rest = keys[0], keys[1:]
+        tied = frozenset(group)
+        keyed = sorted(((sort_key(name, value(name, p, tied)), p) for p in group), key=lambda kp: kp[0])
+        out: list[list[int]] = []
+        i = 0
+        while i < len(keyed):
+            j = i
+            while j < len(keyed) and keyed[j][0] == keyed[i][0]:
+                j += 1
+            out.extend(split([p for _, p in keyed[i:j]], rest))
+            i = j
+        return out
+
+    league = settings.kind == "league" and settings.min_games > 0
+    qualified = [p for p in recs if not league or len(recs[p].games) >= settings.min_games]
+    others = [p for p in recs if p not in set(qualified)]
+    rows: list[dict[str, Any]] = []
+    for members, ranked in ((qualified, True), (others, False)):
+        place = 1
+        for group in split(members, ("points", *names)):
+            for player in group:
+                r = recs[player]
+                tb: dict[str, Any] = {}
+                for name in names:
+                    v = value(name, player, frozenset(group))
+                    tb[name] = str(v) if name == "random" else _json(v)
+                rows.append(
+                    {
+                        "rank": place if ranked else None,
+                        "player": player,
+                        "points": str(r.points),
+                        "played": len(r.games),
+                        "byes": r.byes,
+                        "abandoned": r.abandoned,
+                        "replaced": r.replaced,
+                        "in_play": r.in_play,
+                        "qualified": ranked,
+                        "tiebreaks": tb,
+                    }
+                )
+            place += len(group)
+    return rows
+
+
+def standings(
+    settings: Mapping[str, Any] | Settings,
+    rounds: Sequence[Mapping[str, Any]],
+    results: Mapping[int, TableResult],
+) -> list[dict[str, Any]]:
+    """Ranked rows from table results already extracted (game id → TableResult)."""
+    s = settings if isinstance(settings, Settings) else Settings.from_mapping(settings)
+    return rank(s, records(s, rounds, results))
+
+
+def standings_from_logs(
+    settings: Mapping[str, Any],
+    rounds: Sequence[Mapping[str, Any]],
+    logs: Mapping[int, Sequence[Mapping[str, Any]]],
+) -> list[dict[str, Any]]:
+    """The standings recomputed from nothing but the games' logs.
+
+    ``settings``: ``{preset, scoring, placement_points, tiebreaks, bye_points,
+    min_games, seed, kind}``; ``rounds``: ``[{"number", "byes": [player ids],
+    "tables": [{"seats": [{"player": id | None, "bot": str}], "game": id | None}]}]``
+    (seat ``i`` of a table is seat ``i`` of its game); ``logs``: game id → its events as
+    the games' export gives them. Returns the ranked rows (``player`` is the id)."""
+    results = {int(game): table_result(events) for game, events in logs.items()}
+    return standings(settings, rounds, results)

@@ -1,0 +1,207 @@
+"""A table's result, read from its game's event log.
+
+The input is the log as the games app stores and exports it: a list of dicts, each
+``{"type", "schema_version", "data"}`` (the export's extra keys — ``seq``, ``source``,
+``actor``, ``recorded_at`` — are ignored). Only the events that bear on the result
+are decoded (through :func:`engine.event_from_dict`, which upgrades old payloads);
+the others are only counted, because ``Retracted`` undoes "the latest ``count``
+events still in effect", whatever they are.
+
+>>> log = [{"type": "GameStarted", "schema_version": 1, "data": {"seats": [{"name": "A"}, {"name": "B"}]}}]
+>>> fold = GameFold()
+>>> for event in log:
+...     fold.feed(event)
+>>> fold.result().status
+'playing'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import engine
+
+PLAYING = "playing"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+
+# The events that change a table's result; the projection stores a version of the
+# result at each of them (and queues a refresh for them through the outbox).
+TRIGGERS = ("HandScored", "GameFinished", "Retracted", "ScoreAdjusted", "GameAbandoned", "SeatReplaced")
+CORRECTIONS = ("Retracted", "ScoreAdjusted")
+_DECODED = frozenset(("HandScored", "GameFinished", "ScoreAdjusted", "GameAbandoned", "SeatReplaced"))
+
+
+class StandingsError(ValueError):
+    """Settings or input the standings cannot use; ``code`` is stable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """What a game yields for the standings.
+
+    ``status`` is ``playing``, ``finished`` or ``abandoned``. ``places`` (1 = first,
+    ties share a place, as in :class:`engine.MatchResult`) and ``points`` (the
+    MatchResult's game points) are set only once the game is finished. ``hands`` are
+    the hand scores in effect, ``(hand_number, points per seat)``; ``adjustments`` the
+    director's score adjustments in effect; ``replaced`` the seats taken over by a
+    substitute or a bot."""
+
+    seats: int
+    status: str
+    places: tuple[int, ...] | None
+    points: tuple[Fraction, ...] | None
+    hands: tuple[tuple[int, tuple[Fraction, ...]], ...]
+    adjustments: tuple[tuple[int, Fraction, str], ...]
+    replaced: tuple[int, ...]
+
+    @property
+    def counts(self) -> bool:
+        return self.status == FINISHED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seats": self.seats,
+            "status": self.status,
+            "places": None if self.places is None else list(self.places),
+            "points": None if self.points is None else [str(p) for p in self.points],
+            "hands": [[number, [str(p) for p in points]] for number, points in self.hands],
+            "adjustments": [[seat, str(points), reason] for seat, points, reason in self.adjustments],
+            "replaced": list(self.replaced),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableResult:
+        places = data.get("places")
+        points = data.get("points")
+        return cls(
+            seats=int(data["seats"]),
+            status=str(data["status"]),
+            places=None if places is None else tuple(int(p) for p in places),
+            points=None if points is None else tuple(Fraction(p) for p in points),
+            hands=tuple(
+                (int(number), tuple(Fraction(p) for p in values)) for number, values in data.get("hands", ())
+            ),
+            adjustments=tuple(
+                (int(seat), Fraction(points), str(reason))
+                for seat, points, reason in data.get("adjustments", ())
+            ),
+            replaced=tuple(int(s) for s in data.get("replaced", ())),
+        )
+
+
+EMPTY = TableResult(0, PLAYING, None, None, (), (), ())
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one trigger event did: its type, the hand it concerns and its reason."""
+
+    type: str
+    hand: int | None
+    reason: str
+
+
+class GameFold:
+    """Feeds a game's events one at a time; :meth:`result` is the table's result so far.
+
+    The fold keeps a stack of the events in effect, as the engine does: every event but
+    ``GameStarted`` and ``Retracted`` pushes, ``Retracted(count)`` pops ``count``."""
+
+    __slots__ = ("_stack", "seats")
+
+    def __init__(self) -> None:
+        self.seats = 0
+        self._stack: list[tuple[str, Any] | None] = []
+
+    def feed(self, stored: Mapping[str, Any]) -> Step | None:
+        """Take one event; for a trigger event, say what it did."""
+        kind = stored.get("type")
+        if kind == "GameStarted":
+            data = stored.get("data") or {}
+            self.seats = len(data.get("seats") or ())
+            return None
+        if kind == "Retracted":
+            data = stored.get("data") or {}
+            count = data.get("count")
+            if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(self._stack):
+                raise StandingsError(
+                    "invalid_log", f"Retracted undoes {count!r} event(s) of {len(self._stack)}"
+                )
+            undone = self._stack[-count:]
+            del self._stack[-count:]
+            hands = [int(e[1].hand_number) for e in undone if e is not None and e[0] == "HandScored"]
+            hand = max(hands) if hands else self._last_hand()
+            return Step("Retracted", hand, str(data.get("reason", "")))
+        if kind in _DECODED:
+            try:
+                event = engine.event_from_dict(
+                    {
+                        "type": kind,
+                        "schema_version": stored.get("schema_version", 1),
+                        "data": stored.get("data"),
+                    }
+                )
+            except engine.InvalidEvent as exc:
+                raise StandingsError("invalid_log", str(exc)) from exc
+            self._stack.append((str(kind), event))
+            if isinstance(event, engine.HandScored):
+                return Step("HandScored", event.hand_number, "")
+            reason = getattr(event, "reason", "")
+            return Step(str(kind), self._last_hand(), str(reason))
+        self._stack.append(None)
+        return None
+
+    def _last_hand(self) -> int | None:
+        for entry in reversed(self._stack):
+            if entry is not None and entry[0] == "HandScored":
+                return int(entry[1].hand_number)
+        return None
+
+    def result(self) -> TableResult:
+        status = PLAYING
+        match: engine.MatchResult | None = None
+        hands: list[tuple[int, tuple[Fraction, ...]]] = []
+        adjustments: list[tuple[int, Fraction, str]] = []
+        replaced: list[int] = []
+        n = self.seats
+        for entry in self._stack:
+            if entry is None:
+                continue
+            kind, event = entry
+            if kind == "HandScored":
+                hands.append((event.hand_number, tuple(event.points.get(s, Fraction(0)) for s in range(n))))
+            elif kind == "ScoreAdjusted":
+                adjustments.append((event.seat, event.points, event.reason))
+            elif kind == "SeatReplaced":
+                if event.seat not in replaced:
+                    replaced.append(event.seat)
+            elif kind == "GameAbandoned":
+                status = ABANDONED
+            elif kind == "GameFinished":
+                status = FINISHED
+                match = event.result
+        return TableResult(
+            seats=n,
+            status=status,
+            places=match.places if match is not None else None,
+            points=match.points if match is not None else None,
+            hands=tuple(hands),
+            adjustments=tuple(adjustments),
+            replaced=tuple(sorted(replaced)),
+        )
+
+
+def table_result(events: Iterable[Mapping[str, Any]]) -> TableResult:
+    """The result of a game whose whole log (stored or exported form) is ``events``."""
+    fold = GameFold()
+    for event in events:
+        fold.feed(event)
+    return fold.result()

@@ -1,0 +1,206 @@
+"""The standings read API: public, as of any moment on two timelines, JSON and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import datetime
+from typing import Any
+
+from django.http import HttpResponse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.api_errors import ApiError
+from games.views import ApiView, error_responses
+from league.models import Tournament
+from league.projection import (
+    CORRECTED,
+    RECORDED,
+    Moment,
+    StandingsQueryError,
+    read_standings,
+    standings_changes,
+)
+from league.standings import StandingsError
+
+MAX_ROUND = 10**4
+MAX_POSITION = 2**62
+_DIGITS = re.compile(r"^[0-9]{1,19}$")
+
+PARAMETERS = [
+    OpenApiParameter(
+        "after_round",
+        {"type": "integer", "minimum": 0, "maximum": MAX_ROUND},
+        OpenApiParameter.QUERY,
+        description="Only the games of rounds up to this one",
+    ),
+    OpenApiParameter(
+        "timeline",
+        {"type": "string", "enum": [CORRECTED, RECORDED]},
+        OpenApiParameter.QUERY,
+        description="corrected (default): every event, later corrections included; "
+        "recorded: only what was recorded up to `at`",
+    ),
+    OpenApiParameter(
+        "at",
+        OpenApiTypes.STR,
+        OpenApiParameter.QUERY,
+        description="With timeline=recorded: an ISO 8601 time with its offset, or a global event position",
+    ),
+]
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise ApiError("not_found", f"there is no tournament {tournament_id}", 404)
+    return tournament
+
+
+def _params(request: Request) -> dict[str, Any]:
+    query = request.query_params
+    unknown = sorted(set(query) - {"after_round", "timeline", "at"})
+    if unknown:
+        raise ApiError("unknown_parameter", f"unknown query parameter(s): {', '.join(unknown)}")
+    after_round: int | None = None
+    raw = query.get("after_round")
+    if raw is not None:
+        if not _DIGITS.match(raw) or int(raw) > MAX_ROUND:
+            raise ApiError(
+                "invalid_after_round", f"after_round is a round number 0..{MAX_ROUND}, not {raw[:40]!r}"
+            )
+        after_round = int(raw)
+    timeline = query.get("timeline", CORRECTED)
+    if timeline not in (CORRECTED, RECORDED):
+        raise ApiError("invalid_timeline", f"timeline is corrected or recorded, not {timeline[:40]!r}")
+    at: Moment | None = None
+    raw_at = query.get("at")
+    if raw_at is not None:
+        if timeline != RECORDED:
+            raise ApiError("at_needs_recorded", "at= reads the recorded timeline: add timeline=recorded")
+        at = _moment(raw_at)
+    return {"after_round": after_round, "timeline": timeline, "at": at}
+
+
+def _moment(raw: str) -> Moment:
+    if _DIGITS.match(raw):
+        position = int(raw)
+        if position > MAX_POSITION:
+            raise ApiError("invalid_at", f"at is a position up to {MAX_POSITION} or an ISO time")
+        return Moment(position=position)
+    try:
+        when = datetime.fromisoformat(raw.replace("Z", "+00:00").replace(" ", "+"))
+    except ValueError:
+        raise ApiError(
+            "invalid_at",
+            f"at is an ISO 8601 time (with its UTC offset) or an event position, not {raw[:60]!r}",
+        ) from None
+    if timezone.is_naive(when):
+        raise ApiError("invalid_at", "at needs a UTC offset (such as Z or +01:00)")
+    return Moment(time=when)
+
+
+def _document(tournament: Tournament, request: Request) -> dict[str, Any]:
+    try:
+        return read_standings(tournament, **_params(request))
+    except StandingsQueryError as exc:
+        raise ApiError(exc.code, str(exc)) from exc
+    except StandingsError as exc:
+        raise ApiError(exc.code, f"the tournament's standings settings are unusable: {exc}", 409) from exc
+
+
+class TournamentStandingsView(ApiView):
+    permission_classes: list[Any] = []
+
+    @extend_schema(
+        operation_id="tournaments_standings",
+        parameters=PARAMETERS,
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 404)},
+        summary="The tournament's standings, as of any round or moment (public)",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(_document(_tournament(tournament_id), request))
+
+
+class TournamentStandingsCsvView(ApiView):
+    permission_classes: list[Any] = []
+
+    @extend_schema(
+        operation_id="tournaments_standings_csv",
+        parameters=PARAMETERS,
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="One row per player"),
+            **error_responses(400, 404),
+        },
+        summary="The standings as CSV, with the JSON's parameters (public)",
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = _tournament(tournament_id)
+        document = _document(tournament, request)
+        tiebreaks: list[str] = list(document["rows"][0]["tiebreaks"]) if document["rows"] else []
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(
+            [
+                "rank",
+                "player_id",
+                "player",
+                "points",
+                "played",
+                "byes",
+                "abandoned",
+                "replaced",
+                "in_play",
+                "qualified",
+                *tiebreaks,
+            ]
+        )
+        for row in document["rows"]:
+            writer.writerow(
+                [
+                    "" if row["rank"] is None else row["rank"],
+                    row["player"]["id"],
+                    _cell(row["player"]["name"]),
+                    row["points"],
+                    row["played"],
+                    row["byes"],
+                    row["abandoned"],
+                    row["replaced"],
+                    row["in_play"],
+                    "yes" if row["qualified"] else "no",
+                    *["" if row["tiebreaks"].get(t) is None else row["tiebreaks"][t] for t in tiebreaks],
+                ]
+            )
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-standings.csv"'
+        response["X-Current-To-Position"] = str(document["current_to"]["position"])
+        return response
+
+
+def _cell(text: str) -> str:
+    """A name as a CSV cell that no spreadsheet runs as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+class TournamentStandingsChangesView(ApiView):
+    permission_classes: list[Any] = []
+
+    @extend_schema(
+        operation_id="tournaments_standings_changes",
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 404)},
+        summary="Every correction that changed the standings: who, when, why, and its effect (public)",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(tournament_id)
+        if request.query_params:
+            raise ApiError("unknown_parameter", "this list takes no query parameters")
+        try:
+            changes = standings_changes(tournament)
+        except StandingsError as exc:
+            raise ApiError(exc.code, f"the tournament's standings settings are unusable: {exc}", 409) from exc
+        return Response({"tournament": tournament.pk, "changes": changes})

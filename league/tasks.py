@@ -1,0 +1,21 @@
+"""Celery tasks of the league app: thin, ids in, idempotent."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from league import projection
+
+
+@shared_task(name="league.tasks.refresh_standings", ignore_result=True)
+def refresh_standings(game_id: int) -> int:
+    """Bring the standings of the tournament ``game_id`` belongs to up to date (queued
+    through the outbox by the events that change results)."""
+    refreshed = projection.refresh_game(game_id)
+    return 0 if refreshed is None else refreshed.position
+
+
+@shared_task(name="league.tasks.catch_up_standings", ignore_result=True)
+def catch_up_standings() -> int:
+    """The beat's catch-up: refresh every tournament with games."""
+    return projection.refresh_all()
