@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("league.urls")),
     path("api/v1/", include("league.standings_urls")),
+    path("api/v1/", include("league.archive_urls")),
     path("", include("web.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -3,10 +3,12 @@ viewer may see them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import GameState
+from engine import GameState, MatchResult
 from games import store
 from games.access import GameAccess, access_for
 from games.models import Game, GameEvent, Mode
@@ -20,6 +22,63 @@ def events_after(position: int, limit: int = 1000) -> list[GameEvent]:
     committed in order under the store's append lock (see :mod:`games.store`), so no
     event with a lower position can become visible later."""
     return list(GameEvent.objects.filter(position__gt=position).order_by("position")[:limit])
+
+
+@dataclass(frozen=True)
+class FinalResult:
+    """A finished game as its log says now: the result of the ``GameFinished`` in effect,
+    that event's global ``position``, and the seats whose occupant changed during the
+    game (by ``SeatReplaced``, still in effect)."""
+
+    game_id: int
+    position: int
+    result: MatchResult
+    replaced: tuple[int, ...]
+
+
+def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[FinalResult]:
+    """The games among ``game_ids`` that are finished now, with their ``GameFinished`` in
+    effect at a position of at least ``finished_from``, in the order of that position.
+
+    Each candidate's whole log is replayed, so a retracted finish does not count and a
+    game finished again after a retraction counts at its new position. (A retraction
+    undoes the latest events in effect first, so in a finished game the last
+    ``GameFinished`` of the log is the one in effect.)"""
+    candidates = set(
+        GameEvent.objects.filter(
+            game_id__in=list(game_ids), type="GameFinished", position__gte=finished_from
+        ).values_list("game_id", flat=True)
+    )
+    if not candidates:
+        return []
+    found: list[FinalResult] = []
+    rows = GameEvent.objects.filter(game_id__in=candidates).order_by("game_id", "seq")
+    current: int | None = None
+    state: GameState | None = None
+    finished_at = 0
+    started: tuple[engine.Seat, ...] = ()
+
+    def close() -> None:
+        if current is None or state is None or state.status != "finished" or state.result is None:
+            return
+        if finished_at < finished_from:
+            return
+        replaced = tuple(i for i, seat in enumerate(state.seats) if seat != started[i])
+        found.append(FinalResult(current, finished_at, state.result, replaced))
+
+    for row in rows.only("game_id", "seq", "type", "schema_version", "data", "position").iterator(
+        chunk_size=2000
+    ):
+        if row.game_id != current:
+            close()
+            current, state, finished_at = row.game_id, None, 0
+        state = engine.apply(state, engine.event_from_dict(row.stored_form()))
+        if row.seq == 1:
+            started = state.seats
+        if row.type == "GameFinished":
+            finished_at = row.position
+    close()
+    return sorted(found, key=lambda f: f.position)
 
 
 def game_rows(game: Game) -> list[GameEvent]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from league import projection
+from league import projection, ratings
 
 
 @shared_task(name="league.tasks.refresh_standings", ignore_result=True)
@@ -19,3 +19,9 @@ def refresh_standings(game_id: int) -> int:
 def catch_up_standings() -> int:
     """The beat's catch-up: refresh every tournament with games."""
     return projection.refresh_all()
+
+
+@shared_task(name="league.tasks.refresh_ratings", ignore_result=True)
+def refresh_ratings(game_id: int) -> str:
+    """Bring the ratings of ``game_id``'s club and game family up to date with its log."""
+    return ratings.refresh_game(game_id)
