@@ -15,11 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models import Count, Max, Q
 
 from engine import GameState
 from games import store
-from games.models import Game, GameEvent
+from games.models import Game
 from league.models import Player, Round, Table, TableSeat, Tournament
 
 PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
@@ -90,7 +90,9 @@ def _table_line(table: Table, states: dict[int, GameState]) -> TableLine:
     seats = []
     for seat in table.seats.all():
         scored = state is not None and state.tally.hands_scored > 0
-        score = state.scores[seat.position] if state is not None and seat.position < len(state.scores) else None
+        score = (
+            state.scores[seat.position] if state is not None and seat.position < len(state.scores) else None
+        )
         seats.append(
             SeatLine(
                 position=seat.position,
@@ -135,22 +137,17 @@ def tournament_rounds(tournament: Tournament) -> list[RoundLine]:
 
 
 def live_marker(tournament_id: int) -> str | None:
-    """What a live poll compares, in one query: the highest event position of the
-    tournament's games, its published and completed rounds, and when the tournament
-    itself last changed. None when the tournament is not public."""
-    last_event = (
-        GameEvent.objects.filter(game__league_table__round__tournament=OuterRef("pk"))
-        .order_by("-position")
-        .values("position")[:1]
-    )
+    """What a live poll compares (its ETag), in one query: the position the standings
+    projection is current to, the tournament's published and completed rounds (a new
+    round's tables show before any result), and when the tournament itself last changed.
+    None when the tournament is not public."""
     row = (
         Tournament.objects.filter(pk=tournament_id, status__in=PUBLIC_TOURNAMENT_STATUSES)
         .annotate(
-            position=Subquery(last_event),
             published=Count("round_set", filter=Q(round_set__status__in=PUBLIC_ROUND_STATUSES)),
             complete=Count("round_set", filter=Q(round_set__status=Round.Status.COMPLETE)),
         )
-        .values_list("position", "published", "complete", "updated_at")
+        .values_list("standings_state__position", "published", "complete", "updated_at")
         .first()
     )
     if row is None:
@@ -224,11 +221,15 @@ def player_record(player: Player) -> PlayerRecord:
             table__round__tournament__status__in=PUBLIC_TOURNAMENT_STATUSES,
         )
         .select_related("table__round__tournament")
-        .order_by("-table__round__tournament__created_at", "table__round__tournament_id", "table__round__number")
+        .order_by(
+            "-table__round__tournament__created_at", "table__round__tournament_id", "table__round__number"
+        )
     )
     table_ids = [seat.table_id for seat in seats]
     others: dict[int, list[TableSeat]] = defaultdict(list)
-    for other in TableSeat.objects.filter(table_id__in=table_ids).select_related("player").order_by("position"):
+    for other in (
+        TableSeat.objects.filter(table_id__in=table_ids).select_related("player").order_by("position")
+    ):
         others[other.table_id].append(other)
     game_ids = [seat.table.game_id for seat in seats if seat.table.game_id is not None]
     states = game_states(Game.objects.filter(pk__in=game_ids).defer("snapshot"))
@@ -240,7 +241,9 @@ def player_record(player: Player) -> PlayerRecord:
         tournament = table.round.tournament
         entry = by_tournament.get(tournament.pk)
         if entry is None:
-            entry = by_tournament[tournament.pk] = TournamentResults(tournament.pk, tournament.name, tournament.status)
+            entry = by_tournament[tournament.pk] = TournamentResults(
+                tournament.pk, tournament.name, tournament.status
+            )
         state = states.get(table.game_id) if table.game_id is not None else None
         result = state.result if state is not None else None
         opponents = [o for o in others[table.pk] if o.position != seat.position]
@@ -252,7 +255,9 @@ def player_record(player: Player) -> PlayerRecord:
                 game_id=table.game_id,
                 status=state.status if state is not None else "",
                 opponents=tuple(o.player.name if o.player is not None else o.bot for o in opponents),
-                score=points_text(score) if state is not None and (state.tally.hands_scored or result) else "",
+                score=points_text(score)
+                if state is not None and (state.tally.hands_scored or result)
+                else "",
                 place=result.places[seat.position] if result is not None else None,
                 seats=len(others[table.pk]),
             )
@@ -286,6 +291,8 @@ def running_tournaments(limit: int = 10) -> list[Tournament]:
     return list(
         Tournament.objects.filter(status=Tournament.Status.RUNNING)
         .select_related("club")
-        .annotate(rounds_played=Max("round_set__number", filter=Q(round_set__status__in=PUBLIC_ROUND_STATUSES)))
+        .annotate(
+            rounds_played=Max("round_set__number", filter=Q(round_set__status__in=PUBLIC_ROUND_STATUSES))
+        )
         .order_by("-created_at", "-id")[:limit]
     )

@@ -1,12 +1,9 @@
 """The standings and ratings as the public pages show them, read from League II's
-projections (:mod:`league.projection` for the standings, :class:`league.models.RatingEntry`
-for the ratings); nothing is computed here but the presentation: the as-of query read
-from the page's form, the comparison of two timelines (rows that differ are marked),
-each row's rating ordinal, and the rating history as chart series.
-
-Two selectors the pages need and League II does not offer are written here, on the
-projections' rows: the latest ordinal of each player of a tournament
-(:func:`ordinals_for`) and a player's rating history (:func:`rating_series`)."""
+projections (:mod:`league.projection` for the standings; :func:`league.selectors.ordinals`
+and :func:`league.selectors.player_ratings` for the ratings). Nothing is computed here
+but the presentation: the as-of query read from the page's form, the comparison of two
+timelines (rows that differ are marked), each row's rating ordinal, and the rating
+history as chart series."""
 
 from __future__ import annotations
 
@@ -20,12 +17,21 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from league.models import Player, RatingEntry, Round, Tournament
-from league.projection import CORRECTED, RECORDED, Moment, StandingsQueryError, read_standings, standings_changes
+from league.projection import (
+    CORRECTED,
+    RECORDED,
+    Moment,
+    StandingsQueryError,
+    read_standings,
+    standings_changes,
+)
 from league.ratings import family_of
+from league.selectors import ordinals, player_ratings
 from web.public_reads import PUBLIC_ROUND_STATUSES, points_text
 from web.rating_chart import Point, Series
 
 LEADERS = 3
+HIDDEN_TIEBREAKS = frozenset({"random"})
 TIEBREAK_LABELS = {
     "points": "Pts",
     "wins": "Wins",
@@ -35,7 +41,6 @@ TIEBREAK_LABELS = {
     "median_buchholz": "Med. Buchholz",
     "sonneborn_berger": "S-B",
     "head_to_head": "H2H",
-    "random": "Draw",
 }
 FAMILY_NAMES = dict(RatingEntry.Family.choices)
 
@@ -68,7 +73,9 @@ def _moment(raw: str) -> Moment:
         return Moment(position=int(raw))
     when = parse_datetime(raw)
     if when is None:
-        raise StandingsQueryError("invalid_at", f"“{raw}” is neither a time (2026-11-23T21:40) nor an event position")
+        raise StandingsQueryError(
+            "invalid_at", f"“{raw}” is neither a time (2026-11-23T21:40) nor an event position"
+        )
     if timezone.is_naive(when):
         when = timezone.make_aware(when, timezone.get_current_timezone())
     return Moment(time=when)
@@ -82,14 +89,20 @@ def parse_query(params: Mapping[str, str], tournament: Tournament) -> Query:
         after_round: int | None = None
         if raw_round:
             if not raw_round.isdigit() or int(raw_round) < 1:
-                raise StandingsQueryError("invalid_after_round", "After round must be a round number (1, 2, …).")
+                raise StandingsQueryError(
+                    "invalid_after_round", "After round must be a round number (1, 2, …)."
+                )
             after_round = int(raw_round)
         if timeline not in (CORRECTED, RECORDED):
-            raise StandingsQueryError("invalid_timeline", "Timeline must be “as corrected now” or “as shown then”.")
+            raise StandingsQueryError(
+                "invalid_timeline", "Timeline must be “as corrected now” or “as shown then”."
+            )
         moment = None
         if timeline == RECORDED:
             if not at_text:
-                raise StandingsQueryError("at_required", "“As shown then” needs a time (or an event position).")
+                raise StandingsQueryError(
+                    "at_required", "“As shown then” needs a time (or an event position)."
+                )
             moment = _moment(at_text)
         return Query(after_round, timeline, at_text if moment else "", moment)
     except StandingsQueryError as error:
@@ -145,21 +158,19 @@ def _fraction_text(value: Any) -> str:
 
 
 def ordinals_for(tournament: Tournament, player_ids: list[int]) -> dict[int, float]:
-    """Each player's latest rating ordinal in the tournament's club and game family."""
+    """Each player's current rating ordinal in the tournament's club and game family."""
     family = family_of(tournament.preset)
     if family is None or not player_ids:
         return {}
-    latest: dict[int, float] = {}
-    entries = RatingEntry.objects.filter(club_id=tournament.club_id, family=family, player_id__in=player_ids)
-    for player_id, ordinal in entries.order_by("position", "id").values_list("player_id", "ordinal"):
-        latest[player_id] = ordinal
-    return latest
+    return ordinals(tournament.club_id, family, player_ids)
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
     names = list(tournament.tiebreaks or [])
     if not names and document["rows"]:
         names = list(document["rows"][0].get("tiebreaks", {}))
+    # The seeded draw orders players nothing else separates; its number means nothing to a reader.
+    names = [name for name in names if name not in HIDDEN_TIEBREAKS]
     players = [row["player"]["id"] for row in document["rows"]]
     ordinals = ordinals_for(tournament, players)
     recorded_at = document["current_to"].get("recorded_at")
@@ -221,11 +232,16 @@ def corrections(tournament: Tournament) -> list[dict[str, Any]]:
 
 def rating_series(player: Player) -> list[Series]:
     """The player's rating after each rated game, one series per game family."""
-    series: dict[str, list[Point]] = {}
-    entries = RatingEntry.objects.filter(player=player).order_by("position", "id")
-    for family, game_id, mu, ordinal in entries.values_list("family", "game_id", "mu", "ordinal"):
-        series.setdefault(family, []).append(Point(f"game {game_id}", mu, ordinal))
-    return [Series(FAMILY_NAMES.get(family, family), tuple(points)) for family, points in series.items()]
+    return [
+        Series(
+            FAMILY_NAMES.get(family["family"], family["family"]),
+            tuple(
+                Point(f"game {entry['game']}", entry["mu"], entry["ordinal"]) for entry in family["history"]
+            ),
+        )
+        for family in player_ratings(player)
+        if family["history"]
+    ]
 
 
 __all__ = [

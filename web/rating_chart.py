@@ -48,10 +48,10 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     >>> nice_ticks(0, 10)
     [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
     >>> nice_ticks(3.2, 3.2)
-    [3.0, 3.5]
+    [2.0, 2.5, 3.0, 3.5, 4.0, 4.5]
     """
     if high - low < 1e-9:
-        low, high = low - 0.25, high + 0.25
+        low, high = low - 1, high + 1
     raw = (high - low) / max(count, 1)
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
@@ -59,10 +59,10 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     ticks = []
     value = first
     while value < high + step * 1e-6:
-        ticks.append(round(value, 10))
+        ticks.append(float(round(value, 10)))
         value += step
     if ticks[-1] < high:
-        ticks.append(round(value, 10))
+        ticks.append(float(round(value, 10)))
     return ticks
 
 
@@ -102,7 +102,8 @@ def rating_chart(series: Sequence[Series], *, title: str = "Rating history") -> 
     for tick in ticks:
         ty = y(tick)
         parts.append(
-            f'<line x1="{LEFT}" y1="{ty:.1f}" x2="{WIDTH - RIGHT}" y2="{ty:.1f}" stroke="#ddd6c4" stroke-width="1"/>'
+            f'<line x1="{LEFT}" y1="{ty:.1f}" x2="{WIDTH - RIGHT}" y2="{ty:.1f}" '
+            'stroke="#ddd6c4" stroke-width="1"/>'
             f'<text x="{LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end" font-size="12" fill="#4a5a52">'
             f"{tick:g}</text>"
         )
@@ -124,13 +125,15 @@ def rating_chart(series: Sequence[Series], *, title: str = "Rating history") -> 
         for i, p in enumerate(s.points):
             parts.append(
                 f'<circle cx="{x(i):.1f}" cy="{y(p.ordinal):.1f}" r="3.5" fill="{colour}">'
-                f"<title>{escape(s.name)} {escape(p.label)}: ordinal {_fmt(p.ordinal)}, mu {_fmt(p.mu)}</title>"
+                f"<title>{escape(s.name)} {escape(p.label)}: "
+                f"ordinal {_fmt(p.ordinal)}, mu {_fmt(p.mu)}</title>"
                 "</circle>"
             )
         parts.append("</g>")
         parts.append(
             f'<rect x="{legend_x}" y="{HEIGHT - 24}" width="12" height="4" fill="{colour}"/>'
-            f'<text x="{legend_x + 16}" y="{HEIGHT - 19}" font-size="12" fill="#1d2a24">{escape(s.name)}</text>'
+            f'<text x="{legend_x + 16}" y="{HEIGHT - 19}" font-size="12" fill="#1d2a24">'
+            f"{escape(s.name)}</text>"
         )
         legend_x += 24 + 8 * len(s.name)
     parts.append("</svg>")

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0005_standings'),
-        ('league', '0006_ratings'),
+        ("league", "0005_standings"),
+        ("league", "0006_ratings"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -24,7 +24,13 @@ from games.selectors import recent_games
 from league.models import Player
 from league.selectors import clubs_with_player_counts
 from web import public_standings
-from web.public_reads import live_marker, player_record, public_tournament, running_tournaments, tournament_rounds
+from web.public_reads import (
+    live_marker,
+    player_record,
+    public_tournament,
+    running_tournaments,
+    tournament_rounds,
+)
 from web.rating_chart import rating_chart
 
 POLL_SECONDS = 2
