@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 
 from engine import GameState
 from games import store
@@ -141,11 +141,17 @@ def live_marker(tournament_id: int) -> str | None:
     projection is current to, the tournament's published and completed rounds (a new
     round's tables show before any result), and when the tournament itself last changed.
     None when the tournament is not public."""
+    rounds = (
+        Round.objects.filter(tournament=OuterRef("pk"))
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     row = (
         Tournament.objects.filter(pk=tournament_id, status__in=PUBLIC_TOURNAMENT_STATUSES)
         .annotate(
-            published=Count("round_set", filter=Q(round_set__status__in=PUBLIC_ROUND_STATUSES)),
-            complete=Count("round_set", filter=Q(round_set__status=Round.Status.COMPLETE)),
+            published=Subquery(rounds.filter(status__in=PUBLIC_ROUND_STATUSES)),
+            complete=Subquery(rounds.filter(status=Round.Status.COMPLETE)),
         )
         .values_list("standings_state__position", "published", "complete", "updated_at")
         .first()
@@ -153,7 +159,7 @@ def live_marker(tournament_id: int) -> str | None:
     if row is None:
         return None
     position, published, complete, updated = row
-    return f"p{position or 0}-r{published}.{complete}-t{int(updated.timestamp() * 1000)}"
+    return f"p{position or 0}-r{published or 0}.{complete or 0}-t{int(updated.timestamp() * 1000)}"
 
 
 # --- a player's page -------------------------------------------------------------------

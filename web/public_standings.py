@@ -23,10 +23,12 @@ from league.projection import (
     Moment,
     StandingsQueryError,
     read_standings,
+    settings_of,
     standings_changes,
 )
 from league.ratings import family_of
 from league.selectors import ordinals, player_ratings
+from league.standings import REGISTRY, Settings
 from web.public_reads import PUBLIC_ROUND_STATUSES, points_text
 from web.rating_chart import Point, Series
 
@@ -141,7 +143,8 @@ class StandingsTable:
     rows: list[Row]
     other_label: str = ""  # the compared timeline, when there is one
     changed: int = 0
-    tiebreak_labels: list[str] = field(default_factory=list)
+    # (heading, what it means) of each tiebreak column
+    tiebreak_columns: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _fraction_text(value: Any) -> str:
@@ -166,9 +169,7 @@ def ordinals_for(tournament: Tournament, player_ids: list[int]) -> dict[int, flo
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
-    names = list(tournament.tiebreaks or [])
-    if not names and document["rows"]:
-        names = list(document["rows"][0].get("tiebreaks", {}))
+    names = list(Settings.from_mapping(settings_of(tournament)).tiebreaks)  # the preset's when none are set
     # The seeded draw orders players nothing else separates; its number means nothing to a reader.
     names = [name for name in names if name not in HIDDEN_TIEBREAKS]
     players = [row["player"]["id"] for row in document["rows"]]
@@ -180,7 +181,7 @@ def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
         position=document["current_to"]["position"],
         recorded_at=parse_datetime(recorded_at) if recorded_at else None,
         tiebreak_names=names,
-        tiebreak_labels=[TIEBREAK_LABELS.get(name, name) for name in names],
+        tiebreak_columns=[(TIEBREAK_LABELS.get(name, name), REGISTRY[name].doc) for name in names],
         rows=[
             Row(
                 rank=row["rank"],
