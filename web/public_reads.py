@@ -33,6 +33,21 @@ PUBLIC_TOURNAMENT_STATUSES = (
 )
 
 
+# A game's status as a spectator reads it.
+STATUS_WORDS = {
+    "awaiting_deal": "between hands",
+    "playing": "playing",
+    "showdown": "showdown",
+    "awaiting_reentry": "re-entry",
+    "finished": "finished",
+    "abandoned": "abandoned",
+}
+
+
+def status_words(status: str) -> str:
+    return STATUS_WORDS.get(status, status.replace("_", " ")) if status else "not started"
+
+
 def points_text(value: Fraction | None) -> str:
     """A score as people write it: ``5``, ``-3``, ``7/2`` → ``3½``, ``-1/2`` → ``-½``."""
     if value is None:
@@ -63,6 +78,10 @@ class TableLine:
     status: str  # the game's status, "" when it has no game
     hands_scored: int
     seats: tuple[SeatLine, ...]
+
+    @property
+    def status_text(self) -> str:
+        return status_words(self.status)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +208,10 @@ class GameLine:
     place: int | None
     seats: int
 
+    @property
+    def status_text(self) -> str:
+        return status_words(self.status)
+
 
 @dataclass
 class TournamentResults:
@@ -203,6 +226,10 @@ class TournamentResults:
     @property
     def total_text(self) -> str:
         return points_text(self.total)
+
+    @property
+    def status_text(self) -> str:
+        return str(Tournament.Status(self.status).label)
 
 
 @dataclass

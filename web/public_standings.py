@@ -227,8 +227,12 @@ def as_of(tournament: Tournament, query: Query) -> StandingsTable:
 
 
 def corrections(tournament: Tournament) -> list[dict[str, Any]]:
-    """The corrections that changed standings already shown, newest first."""
-    return list(reversed(standings_changes(tournament)))
+    """The corrections that changed standings already shown, newest first, each with its
+    time as a ``datetime`` (``when``) for the page to format."""
+    return [
+        {**change, "when": parse_datetime(change["recorded_at"])}
+        for change in reversed(standings_changes(tournament))
+    ]
 
 
 def rating_series(player: Player) -> list[Series]:

@@ -45,5 +45,5 @@ def autumn_cup(recorder: Any) -> Cup:
     round1.save(update_fields=["status"])
     round2 = add_round(tournament, 2, [[ann, cy, "greedy"]], byes=[bo])
     (t3,) = round2.tables.all()
-    g3 = open_game(t3, recorder, hands=3)
+    g3 = open_game(t3, recorder)
     return Cup(club, tournament, ann, bo, cy, di, round1, round2, {"t1": g1, "t2": g2, "t3": g3}, before)
