@@ -243,3 +243,41 @@ def test_a_finished_tournament_is_not_listed_as_running(client: Client, cup: Cup
     html = client.get("/").content.decode()
     assert "No tournament is running now." in html
     assert client.get(f"/tournaments/{cup.tournament.pk}/").status_code == 200
+
+
+def test_no_public_page_shows_a_card_of_a_game_in_play(
+    client: Client, cup: Cup, ann: Any, owner: Any
+) -> None:
+    """A digital game in play at a tournament table: neither a hand nor the stock shows on
+    any public page, for a visitor, the seated player or the game's owner."""
+    from engine.cards import ALL_CARDS, mask_to_cards
+    from games import services, store
+    from games.models import Game
+    from league.models import Table
+    from tests.support.games import new_game
+
+    table = Table.objects.get(round=cup.round2, number=1)
+    seats = [
+        services.SeatSpec(name="Ann", user_id=ann.pk),
+        services.SeatSpec(name="Cy"),
+        services.SeatSpec(bot="greedy"),
+    ]
+    game = new_game(owner, seats, mode="digital").game
+    Table.objects.filter(pk=table.pk).update(game=game)
+    state = store.load_state(Game.objects.get(pk=game.pk))
+    assert state.hand is not None and state.status == "playing"
+    hidden = {c.code for seat in range(3) for c in mask_to_cards(state.hand.hands[seat])}
+    hidden |= {ALL_CARDS[i].code for i in state.hand.stock}
+    assert len(hidden) > 30
+    pages = ["/", f"/tournaments/{cup.tournament.pk}/", f"/tournaments/{cup.tournament.pk}/live/"]
+    pages += [f"/players/{player.pk}/" for player in (cup.ann, cup.cy)]
+    for user in (None, ann, owner):
+        viewer = Client()
+        if user is not None:
+            viewer.force_login(user)
+        for url in pages:
+            html = viewer.get(url).content.decode()
+            assert f"/games/{game.pk}/" in html or url.startswith("/players/")
+            shown = set(re.findall(r"\b([2-9TJQKA][CDHS])\b", html)) & hidden
+            assert not shown, (url, user, shown)
+            assert 'class="card' not in html
