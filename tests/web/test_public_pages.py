@@ -4,7 +4,9 @@ part's conditional requests, the player page and the home page."""
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -168,6 +170,10 @@ def test_the_live_part_answers_an_unchanged_poll_with_304(client: Client, cup: C
     etag = first.headers["ETag"]
     assert "no-cache" in first.headers["Cache-Control"]
     assert 'id="live"' in first.content.decode()
+    # The part sends its own ETag back with the next poll (htmx's hx-headers).
+    page = client.get(f"/tournaments/{cup.tournament.pk}/").content.decode()
+    sent = json.loads(unescape(re.search(r'hx-headers="([^"]+)"', page).group(1)))  # type: ignore[union-attr]
+    assert sent == {"If-None-Match": etag}
     again = client.get(url, headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert again.content == b""

@@ -3,21 +3,25 @@ any moment, corrections, live updates) and a player's page (results, head-to-hea
 rating history). Anyone may open them, signed in or not; they show nothing a spectator
 may not know.
 
-The tournament page's live part polls ``/tournaments/<id>/live/`` with htmx. That
-response carries an ETag (the standings projection's position and the rounds' state,
-:func:`web.public_reads.live_marker`) and ``Cache-Control: no-cache``, so the browser
-asks again with ``If-None-Match`` and an unchanged poll is answered ``304 Not Modified``
-after one query, before anything else is read."""
+The tournament page's live part polls ``/tournaments/<id>/live/`` with htmx, as a
+conditional request: the part carries its ETag (the standings projection's position and
+the rounds' state, :func:`web.public_reads.live_marker`) and sends it back as
+``If-None-Match`` (``hx-headers``). An unchanged poll is answered ``304 Not Modified``
+after that one query, before anything else is read, and htmx leaves the page as it is
+(``responseHandling`` in the page's htmx config), so nothing flickers and a keyboard
+user's focus stays where it was; a changed poll gets the new part, with its new ETag."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
-from django.utils.cache import patch_cache_control
-from django.views.decorators.http import condition, require_safe
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import quote_etag
+from django.views.decorators.http import require_safe
 
 from engine.rules import PRESETS
 from games.selectors import recent_games
@@ -58,13 +62,23 @@ def _tournament_or_404(tournament_id: int) -> Any:
     return tournament
 
 
-def _live_context(tournament: Any) -> dict[str, Any]:
+def _live_context(tournament: Any, etag: str) -> dict[str, Any]:
+    """What the live part shows; ``etag`` is read before it, so a change landing in
+    between makes the next poll fetch the part again (never the other way round)."""
     return {
         "tournament": tournament,
         "rounds": tournament_rounds(tournament),
         "standings": public_standings.live(tournament),
         "poll_seconds": POLL_SECONDS,
+        "live_headers": json.dumps({"If-None-Match": etag}),
     }
+
+
+def _etag(tournament_id: int) -> str:
+    marker = live_marker(tournament_id)
+    if marker is None:
+        raise Http404("No such tournament.")
+    return quote_etag(marker)
 
 
 @require_safe
@@ -77,7 +91,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "corrections": public_standings.corrections(tournament),
     }
     if query.is_live:
-        context |= _live_context(tournament)
+        context |= _live_context(tournament, _etag(tournament.pk))
     else:
         context |= {
             "tournament": tournament,
@@ -87,16 +101,17 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "public/tournament.html", context, status=400 if query.error else 200)
 
 
-def _live_etag(request: HttpRequest, tournament_id: int) -> str | None:
-    return live_marker(tournament_id)
-
-
 @require_safe
-@condition(etag_func=_live_etag)
 def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The live part of the tournament page: what htmx polls."""
+    """The live part of the tournament page: what htmx polls (a 304 when unchanged)."""
+    etag = _etag(tournament_id)
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        unchanged["ETag"] = etag
+        return unchanged
     tournament = _tournament_or_404(tournament_id)
-    response = render(request, "public/_live.html", _live_context(tournament))
+    response = render(request, "public/_live.html", _live_context(tournament, etag))
+    response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
     return response
 
