@@ -23,11 +23,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, F, JSONField, Q, Value, When
 
 from games.models import GameEvent
-from league.models import Player, ResultVersion, Round, StandingsState, Table, Tournament
-from league.standings import CORRECTIONS, GameFold, Settings, TableResult, standings
+from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
+from league.standings import CORRECTIONS, READ_TYPES, GameFold, Settings, TableResult, standings
 from league.standings.results import ABANDONED, FINISHED
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
@@ -51,24 +51,28 @@ def settings_of(tournament: Tournament) -> dict[str, Any]:
 
 
 def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> list[dict[str, Any]]:
-    """The published rounds (byes and tables) in the pure form, ``published_by`` a time
-    when given (rounds published later are left out). Two queries."""
+    """The published rounds (byes and tables with their seats) in the pure form,
+    ``published_by`` a time when given (rounds published later are left out). Two
+    queries."""
     rounds = Round.objects.filter(tournament_id=tournament_id, status__in=COUNTED_ROUNDS)
     if published_by is not None:
         rounds = rounds.filter(Q(published_at__isnull=True) | Q(published_at__lte=published_by))
     shaped: dict[int, dict[str, Any]] = {
-        r.pk: {"number": r.number, "byes": [int(p) for p in r.byes or []], "tables": []}
-        for r in rounds.only("id", "number", "byes").order_by("number")
+        pk: {"number": number, "byes": [int(p) for p in byes or []], "tables": []}
+        for pk, number, byes in rounds.order_by("number").values_list("pk", "number", "byes")
     }
-    tables = (
-        Table.objects.filter(round_id__in=list(shaped))
-        .order_by("round_id", "number")
-        .prefetch_related("seats")
-        .only("id", "round_id", "game_id")
+    tables: dict[int, dict[str, Any]] = {}
+    seats = (
+        TableSeat.objects.filter(table__round_id__in=list(shaped))
+        .order_by("table__round__number", "table__number", "position")
+        .values_list("table__round_id", "table_id", "table__game_id", "player_id", "bot")
     )
-    for table in tables:
-        seats = [{"player": s.player_id, "bot": s.bot} for s in table.seats.all()]
-        shaped[table.round_id]["tables"].append({"seats": seats, "game": table.game_id})
+    for round_id, table_id, game_id, player_id, bot in seats:
+        table = tables.get(table_id)
+        if table is None:
+            table = tables[table_id] = {"seats": [], "game": game_id}
+            shaped[round_id]["tables"].append(table)
+        table["seats"].append({"player": player_id, "bot": bot})
     return list(shaped.values())
 
 
@@ -80,9 +84,21 @@ def _game_ids(tournament_id: int) -> list[int]:
     )
 
 
+# Only the events the fold reads have their data fetched (a deal's deck, a draw's card
+# are only counted): most of a digital game's bytes are never decoded.
+_PAYLOAD = Case(
+    When(type__in=sorted(READ_TYPES), then=F("data")), default=Value(None), output_field=JSONField()
+)
+
+
 def _lock(tournament_id: int) -> StandingsState:
-    StandingsState.objects.get_or_create(tournament_id=tournament_id)
-    return StandingsState.objects.select_for_update().get(tournament_id=tournament_id)
+    """The tournament's projection row, locked until the transaction ends (made first if
+    need be; a concurrent maker loses the race quietly and waits on the lock)."""
+    state = StandingsState.objects.select_for_update().filter(tournament_id=tournament_id).first()
+    if state is None:
+        StandingsState.objects.get_or_create(tournament_id=tournament_id)
+        state = StandingsState.objects.select_for_update().get(tournament_id=tournament_id)
+    return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +129,9 @@ def rebuild(tournament_id: int) -> Refreshed:
 def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
     from games.models import Game
 
-    versions_of = dict(Game.objects.filter(pk__in=_game_ids(tournament.pk)).values_list("pk", "version"))
+    versions_of = dict(
+        Game.objects.filter(league_table__round__tournament_id=tournament.pk).values_list("pk", "version")
+    )
     read: dict[str, int] = dict(state.games)
     changed = [g for g, v in versions_of.items() if read.get(str(g)) != v]
     new_versions: list[ResultVersion] = []
@@ -122,8 +140,9 @@ def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
         events = (
             GameEvent.objects.filter(game_id__in=changed)
             .order_by("game_id", "seq")
+            .annotate(payload=_PAYLOAD)
             .values_list(
-                "game_id", "seq", "position", "type", "schema_version", "data", "actor_id", "recorded_at"
+                "game_id", "seq", "position", "type", "schema_version", "payload", "actor_id", "recorded_at"
             )
         )
         folds: dict[int, GameFold] = {}
@@ -148,13 +167,13 @@ def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
                         hand=step.hand,
                         actor_id=actor_id,
                         reason=step.reason,
-                        result=fold.result().to_dict(),
+                        result=fold.result().to_dict(summary=True),
                     )
                 )
         for game_id, fold in folds.items():
             seq, position, recorded_at = last[game_id]
             read[str(game_id)] = seq
-            results[str(game_id)] = fold.result().to_dict()
+            results[str(game_id)] = fold.result().to_dict(summary=True)
             if position > state.position:
                 state.position, state.recorded_at = position, recorded_at
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True)
@@ -173,12 +192,33 @@ def refresh_game(game_id: int) -> Refreshed | None:
     return refresh(tournament_id) if tournament_id is not None else None
 
 
+def stale(tournament_id: int) -> bool:
+    """Whether the tournament's standings miss something: a game event not read yet, a
+    settings change or a round published since the last refresh."""
+    from games.models import Game
+
+    state = StandingsState.objects.filter(tournament_id=tournament_id).first()
+    if state is None:
+        return True
+    read = state.games
+    versions = Game.objects.filter(pk__in=_game_ids(tournament_id)).values_list("pk", "version")
+    if any(read.get(str(pk)) != version for pk, version in versions):
+        return True
+    since = state.refreshed_at
+    return (
+        Tournament.objects.filter(pk=tournament_id, updated_at__gt=since).exists()
+        or Round.objects.filter(tournament_id=tournament_id, published_at__gt=since).exists()
+    )
+
+
 def refresh_all() -> int:
-    """Catch up every tournament with games (the beat task); returns how many moved."""
+    """Catch up every tournament with games whose standings are stale (the beat task);
+    returns how many were refreshed."""
     moved = 0
     ids = Tournament.objects.filter(round_set__tables__game__isnull=False).values_list("pk", flat=True)
     for tournament_id in sorted(set(ids)):
-        if refresh(tournament_id).games_read:
+        if stale(tournament_id):
+            refresh(tournament_id)
             moved += 1
     return moved
 
@@ -213,6 +253,33 @@ def _results_at(tournament_id: int, position: int) -> tuple[dict[int, TableResul
     return {g: TableResult.from_dict(r) for g, r in latest.items()}, newest
 
 
+def _recorded(
+    tournament_id: int, at: Moment
+) -> tuple[dict[int, TableResult], ResultVersion | None, datetime | None]:
+    """The table results recorded up to ``at``, the last change among them, and the
+    time rounds must have been published by to count (None: nothing had happened)."""
+    if at.position is not None:
+        when = (
+            GameEvent.objects.filter(position__lte=at.position)
+            .order_by("-position")
+            .values_list("recorded_at", flat=True)
+            .first()
+        )
+        results, newest = _results_at(tournament_id, at.position)
+        return results, newest, when
+    assert at.time is not None
+    position = (
+        ResultVersion.objects.filter(tournament_id=tournament_id, recorded_at__lte=at.time)
+        .order_by("-position")
+        .values_list("position", flat=True)
+        .first()
+    )
+    if position is None:
+        return {}, None, at.time
+    results, newest = _results_at(tournament_id, position)
+    return results, newest, at.time
+
+
 def _name_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     names = dict(Player.objects.filter(pk__in=[r["player"] for r in rows]).values_list("pk", "name"))
     return [{**r, "player": {"id": r["player"], "name": names.get(r["player"], "")}} for r in rows]
@@ -243,23 +310,8 @@ def read_standings(
         state = StandingsState.objects.get(tournament_id=tournament.pk)
     settings = Settings.from_mapping(settings_of(tournament))
     if timeline == RECORDED and at is not None:
-        if at.position is not None:
-            position = at.position
-            results, newest = _results_at(tournament.pk, position)
-            published_by = newest.recorded_at if newest is not None else None
-        else:
-            assert at.time is not None
-            position_row = (
-                ResultVersion.objects.filter(tournament_id=tournament.pk, recorded_at__lte=at.time)
-                .order_by("-position")
-                .values_list("position", flat=True)
-                .first()
-            )
-            results, newest = _results_at(tournament.pk, position_row or 0)
-            published_by = at.time
-        rounds = rounds_of(tournament.pk, published_by=published_by)
-        if at.time is None and newest is None:
-            rounds = []
+        results, newest, published_by = _recorded(tournament.pk, at)
+        rounds = [] if published_by is None else rounds_of(tournament.pk, published_by=published_by)
         rows = standings(settings, _up_to_round(rounds, after_round), results)
         current_to = {
             "position": newest.position if newest is not None else 0,

@@ -30,7 +30,7 @@ from league.standings import StandingsError
 
 MAX_ROUND = 10**4
 MAX_POSITION = 2**62
-_DIGITS = re.compile(r"^[0-9]{1,19}$")
+_DIGITS = re.compile(r"\A[0-9]{1,19}\Z")
 
 PARAMETERS = [
     OpenApiParameter(

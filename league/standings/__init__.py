@@ -12,6 +12,7 @@ the rounds and the games' logs (the archive verifier calls it; the projection in
 from league.standings.compute import Settings, check_settings, rank, records, standings, standings_from_logs
 from league.standings.results import (
     CORRECTIONS,
+    READ_TYPES,
     TRIGGERS,
     GameFold,
     StandingsError,
@@ -25,6 +26,7 @@ from league.standings.tiebreaks import DEFAULTS, REGISTRY, default_tiebreaks, ra
 __all__ = [
     "CORRECTIONS",
     "DEFAULTS",
+    "READ_TYPES",
     "REGISTRY",
     "SCHEMES",
     "TRIGGERS",

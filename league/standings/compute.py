@@ -69,7 +69,7 @@ class Settings:
             raise StandingsError("invalid_placement_points", "placement_points is a list of numbers") from exc
         if len(placement) != len(raw_points):
             raise StandingsError("invalid_placement_points", "placement_points is a list of numbers")
-        tiebreaks = check_tiebreaks(list(settings.get("tiebreaks") or [])) or default_tiebreaks(preset)
+        tiebreaks = check_tiebreaks(settings.get("tiebreaks") or ()) or default_tiebreaks(preset)
         bye_points = str(settings.get("bye_points") or "")
         bye_award(scoring, bye_points, placement)  # checks it
         min_games = settings.get("min_games") or 0
@@ -160,14 +160,19 @@ def _json(value: Any) -> Any:
 
 
 def rank(settings: Settings, recs: Mapping[int, Record]) -> list[dict[str, Any]]:
-    """The ranked rows: by points, then the tiebreaks in order; players still level
-    share a rank (``1, 1, 3``)."""
+    """The ranked rows: by points, then the tiebreaks in order, each splitting only the
+    players still level; players level on all share a rank (``1, 1, 3``). A row's
+    ``head_to_head`` is the value it had when applied (among the players then level),
+    or null when the player was separated before it."""
     names = settings.tiebreaks
     values: dict[tuple[str, int], Any] = {}
 
+    applied: dict[int, Any] = {}  # head_to_head as it was applied, by player
+
     def value(name: str, player: int, tied: frozenset[int]) -> Any:
         if name == "head_to_head":
-            return REGISTRY[name].function(recs, player, tied, settings.seed)
+            applied[player] = REGISTRY[name].function(recs, player, tied, settings.seed)
+            return applied[player]
         key = (name, player)
         if key not in values:
             values[key] = REGISTRY[name].function(recs, player, tied, settings.seed)
@@ -205,7 +210,7 @@ def rank(settings: Settings, recs: Mapping[int, Record]) -> list[dict[str, Any]]
                 r = recs[player]
                 tb: dict[str, Any] = {}
                 for name in names:
-                    v = value(name, player, frozenset(group))
+                    v = applied.get(player) if name == "head_to_head" else value(name, player, frozenset())
                     tb[name] = str(v) if name == "random" else _json(v)
                 rows.append(
                     {

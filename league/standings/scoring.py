@@ -21,14 +21,26 @@ Fraction(11, 4)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from functools import lru_cache
+from math import lcm
 
 from league.standings.results import StandingsError, TableResult
 
 SCHEMES = ("points", "placement", "match")
 DEFAULT_PLACEMENT_POINTS = (3, 2, 1, 0)
 ZERO = Fraction(0)
+
+
+def fraction_sum(values: Iterable[Fraction]) -> Fraction:
+    """The exact sum, over a common denominator (much faster than adding Fractions one
+    by one when, as here, the denominators are few and small)."""
+    items = [(v.numerator, v.denominator) for v in values]
+    if not items:
+        return ZERO
+    common = lcm(*{d for _, d in items})
+    return Fraction(sum(n * (common // d) for n, d in items), common)
 
 
 def _integral(values: Sequence[Fraction], x: Fraction) -> Fraction:
@@ -44,7 +56,12 @@ def _integral(values: Sequence[Fraction], x: Fraction) -> Fraction:
 def placement_award(placement_points: Sequence[Fraction | int], n: int, place: int, tied: int) -> Fraction:
     """The placement points of ``place`` (1 = first) shared by ``tied`` seats at an
     ``n``-player table."""
-    values = [Fraction(v) for v in placement_points] or [Fraction(v) for v in DEFAULT_PLACEMENT_POINTS]
+    return _placement_award(tuple(Fraction(v) for v in placement_points), n, place, tied)
+
+
+@lru_cache(maxsize=4096)
+def _placement_award(placement_points: tuple[Fraction, ...], n: int, place: int, tied: int) -> Fraction:
+    values = list(placement_points) or [Fraction(v) for v in DEFAULT_PLACEMENT_POINTS]
     start, end = Fraction(place - 1, n), Fraction(place - 1 + tied, n)
     return (_integral(values, end) - _integral(values, start)) / (end - start)
 
@@ -64,7 +81,8 @@ def awards(
     if scheme == "points":
         return tuple(result.points)
     if scheme == "placement":
-        return tuple(placement_award(placement_points, n, p, places.count(p)) for p in places)
+        values = tuple(Fraction(v) for v in placement_points)
+        return tuple(_placement_award(values, n, p, places.count(p)) for p in places)
     if scheme == "match":
         if n < 2:
             return tuple(ZERO for _ in places)

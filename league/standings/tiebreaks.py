@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from league.standings.results import StandingsError
-from league.standings.scoring import ZERO, pair_score
+from league.standings.scoring import ZERO, fraction_sum, pair_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,25 +94,24 @@ def _opponent_points(records: Mapping[int, Record], player: int) -> list[Fractio
 
 def _buchholz(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
     points = _opponent_points(records, player)
-    return sum(points, ZERO) / len(points) if points else None
+    return fraction_sum(points) / len(points) if points else None
 
 
 def _median_buchholz(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
     points = sorted(_opponent_points(records, player))
     if len(points) >= 3:
         points = points[1:-1]
-    return sum(points, ZERO) / len(points) if points else None
+    return fraction_sum(points) / len(points) if points else None
 
 
 def _sonneborn_berger(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
-    return sum(
+    return fraction_sum(
         (
             pair_score(g.place, place) * records[opponent].points
             for g in records[player].games
             for opponent, place in g.opponents
             if opponent is not None and opponent in records
-        ),
-        ZERO,
+        )
     )
 
 
