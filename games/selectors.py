@@ -40,19 +40,38 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
     """The games among ``game_ids`` that are finished now, with their ``GameFinished`` in
     effect at a position of at least ``finished_from``, in the order of that position.
 
-    Each candidate's whole log is replayed, so a retracted finish does not count and a
-    game finished again after a retraction counts at its new position. (A retraction
-    undoes the latest events in effect first, so in a finished game the last
-    ``GameFinished`` of the log is the one in effect.)"""
-    candidates = set(
-        GameEvent.objects.filter(
-            game_id__in=list(game_ids), type="GameFinished", position__gte=finished_from
-        ).values_list("game_id", flat=True)
+    A log with a ``Retracted`` or a ``SeatReplaced`` event is replayed whole, so a
+    retracted finish does not count and a game finished again after a retraction counts
+    at its new position. (A retraction undoes the latest events in effect first, so in a
+    finished game the last ``GameFinished`` of the log is the one in effect.) In any
+    other log every event is in effect: its one ``GameFinished`` is read alone."""
+    finishes = GameEvent.objects.filter(
+        game_id__in=list(game_ids), type="GameFinished", position__gte=finished_from
     )
+    candidates = set(finishes.values_list("game_id", flat=True))
     if not candidates:
         return []
+    corrected = set(
+        GameEvent.objects.filter(game_id__in=candidates, type__in=("Retracted", "SeatReplaced")).values_list(
+            "game_id", flat=True
+        )
+    )
+    found = _replayed_results(corrected, finished_from)
+    for row in finishes.filter(game_id__in=candidates - corrected).only(
+        "game_id", "type", "schema_version", "data", "position"
+    ):
+        event = engine.event_from_dict(row.stored_form())
+        assert isinstance(event, engine.GameFinished)
+        found.append(FinalResult(row.game_id, row.position, event.result, ()))
+    return sorted(found, key=lambda f: f.position)
+
+
+def _replayed_results(game_ids: set[int], finished_from: int) -> list[FinalResult]:
+    """:func:`final_results` of ``game_ids`` by replaying each whole log."""
     found: list[FinalResult] = []
-    rows = GameEvent.objects.filter(game_id__in=candidates).order_by("game_id", "seq")
+    if not game_ids:
+        return found
+    rows = GameEvent.objects.filter(game_id__in=game_ids).order_by("game_id", "seq")
     current: int | None = None
     state: GameState | None = None
     finished_at = 0
@@ -78,7 +97,7 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
         if row.type == "GameFinished":
             finished_at = row.position
     close()
-    return sorted(found, key=lambda f: f.position)
+    return found
 
 
 def game_rows(game: Game) -> list[GameEvent]:

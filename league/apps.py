@@ -9,11 +9,9 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         from games import outbox
         from games.access import register_recorder_check
-        from league import tasks  # noqa: F401  (registers the tasks the outbox sends by name)
-        from league.ratings import TRIGGERS as RATING_TRIGGERS
+        from league import ratings, standings, tasks  # tasks: registers what the outbox sends by name
         from league.selectors import records_club_game
-        from league.standings import TRIGGERS as STANDINGS_TRIGGERS
 
         register_recorder_check(records_club_game)
-        outbox.subscribe("league.tasks.refresh_standings", STANDINGS_TRIGGERS)
-        outbox.subscribe("league.tasks.refresh_ratings", RATING_TRIGGERS)
+        outbox.subscribe(tasks.refresh_standings.name, standings.TRIGGERS)
+        outbox.subscribe(tasks.refresh_ratings.name, ratings.TRIGGERS)

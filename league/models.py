@@ -261,56 +261,6 @@ class TableSeat(models.Model):
         return f"{self.table} seat {self.position}: {self.player or self.bot}"
 
 
-class StandingsState(models.Model):
-    """A tournament's standings projection, current to ``position`` (the global event
-    position of the last event read), and the lock row of its refreshes.
-
-    ``games`` maps each game id read to the last ``seq`` read, ``results`` to its
-    table result (:meth:`league.standings.TableResult.to_dict`); ``rows`` are the
-    ranked standings (player ids; names are joined on read). All disposable: ``manage.py
-    rebuild_standings`` makes them again from the event logs."""
-
-    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings_state")
-    position = models.BigIntegerField(default=0)
-    recorded_at = models.DateTimeField(null=True, blank=True)
-    games = models.JSONField(default=dict, blank=True)
-    results = models.JSONField(default=dict, blank=True)
-    rows = models.JSONField(default=list, blank=True)
-    refreshed_at = models.DateTimeField(auto_now=True)
-
-    def __str__(self) -> str:
-        return f"standings of {self.tournament} at {self.position}"
-
-
-class ResultVersion(models.Model):
-    """A table's result as it stood after one event that changes results (a scored
-    hand, the finish, a correction, an abandonment, a replaced seat): the recorded
-    timeline is the latest version of each game at or before a position."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="result_versions")
-    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="+")
-    position = models.BigIntegerField()
-    seq = models.PositiveIntegerField()
-    recorded_at = models.DateTimeField()
-    cause = models.CharField(max_length=64)
-    hand = models.PositiveIntegerField(null=True, blank=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    reason = models.TextField(blank=True, default="")
-    result = models.JSONField()
-
-    class Meta:
-        ordering = ["tournament", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "game", "position"], name="unique_result_version"),
-        ]
-        indexes = [models.Index(fields=["tournament", "position"], name="result_version_position")]
-
-    def __str__(self) -> str:
-        return f"game {self.game_id} after {self.cause} at {self.position}"
-
-
 class RatingEntry(models.Model):
     """A player's rating in one game family of a club right after one rated game: the
     openskill PlackettLuce ``mu`` and ``sigma`` and the ordinal ``mu - 3 sigma``. A
@@ -366,3 +316,53 @@ class RatingProjection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.family} ratings to {self.position}"
+
+
+class StandingsState(models.Model):
+    """A tournament's standings projection, current to ``position`` (the global event
+    position of the last event read), and the lock row of its refreshes.
+
+    ``games`` maps each game id read to the last ``seq`` read, ``results`` to its
+    table result (:meth:`league.standings.TableResult.to_dict`); ``rows`` are the
+    ranked standings (player ids; names are joined on read). All disposable: ``manage.py
+    rebuild_standings`` makes them again from the event logs."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings_state")
+    position = models.BigIntegerField(default=0)
+    recorded_at = models.DateTimeField(null=True, blank=True)
+    games = models.JSONField(default=dict, blank=True)
+    results = models.JSONField(default=dict, blank=True)
+    rows = models.JSONField(default=list, blank=True)
+    refreshed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"standings of {self.tournament} at {self.position}"
+
+
+class ResultVersion(models.Model):
+    """A table's result as it stood after one event that changes results (a scored
+    hand, the finish, a correction, an abandonment, a replaced seat): the recorded
+    timeline is the latest version of each game at or before a position."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="result_versions")
+    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="+")
+    position = models.BigIntegerField()
+    seq = models.PositiveIntegerField()
+    recorded_at = models.DateTimeField()
+    cause = models.CharField(max_length=64)
+    hand = models.PositiveIntegerField(null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField(blank=True, default="")
+    result = models.JSONField()
+
+    class Meta:
+        ordering = ["tournament", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "game", "position"], name="unique_result_version"),
+        ]
+        indexes = [models.Index(fields=["tournament", "position"], name="result_version_position")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} after {self.cause} at {self.position}"

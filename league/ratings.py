@@ -10,10 +10,10 @@ history. We write no rating maths of our own.
 
 The projection is rebuildable from zero (``manage.py rebuild_ratings``) and refreshed by
 the Celery task ``league.tasks.refresh_ratings``, which the outbox queues with the
-events that can change a result (:data:`TRIGGERS`). A refresh replays the family from
-the earliest position that changed: usually only the game that just finished; after a
-retraction of a finish, or a game that finished before games already rated, every game
-from there on.
+events that can change a result (:data:`TRIGGERS`); the beat's ``catch_up_ratings``
+covers a lost task. A refresh reads every trigger event after the position the family
+is current to and replays the family from the earliest position that changed: usually
+only the game that just finished; after a retracted finish, every game from there on.
 """
 
 from __future__ import annotations
@@ -198,16 +198,21 @@ def _replay(projection: RatingProjection, position: int) -> int:
         for player, place, rating in zip(game.players, game.places, after, strict=True)
     ]
     RatingEntry.objects.bulk_create(entries, batch_size=1000)
-    _mark_current(projection, rebuilt=position == 0)
+    if position == 0:
+        _mark_current(projection, rebuilt=True)
     return len(games)
 
 
 def _mark_current(projection: RatingProjection, *, rebuilt: bool = False) -> None:
-    """Record the highest event position of the family's games: what the ratings are
-    current to."""
+    """After a rebuild: the ratings are current to the highest trigger event of the
+    family's games (positions commit in order, so no lower one can appear later)."""
     games = club_games(projection.club_id, projection.family)
-    highest = GameEvent.objects.filter(game__in=games).aggregate(top=Max("position"))["top"] or 0
-    projection.position = highest
+    triggers = GameEvent.objects.filter(game__in=games, type__in=TRIGGERS)
+    projection.position = triggers.aggregate(top=Max("position"))["top"] or 0
+    _save(projection, rebuilt=rebuilt)
+
+
+def _save(projection: RatingProjection, *, rebuilt: bool = False) -> None:
     projection.games = (
         RatingEntry.objects.filter(club_id=projection.club_id, family=projection.family)
         .values("game_id")
@@ -219,27 +224,67 @@ def _mark_current(projection: RatingProjection, *, rebuilt: bool = False) -> Non
     projection.save()
 
 
+def refresh(club_id: int, family: str) -> str:
+    """Bring the club's ``family`` up to date with every trigger event after the position
+    its ratings are current to; what was done, in a word (``unchanged``, ``rated``: new
+    finishes rated, ``replayed``: a rated game changed and the games after it were rated
+    again). Idempotent, and safe to run concurrently (the projection row is the lock).
+
+    Each game with such an event is compared with its entries: a game whose finish in
+    effect is the one it was rated at is unchanged; otherwise the family is replayed from
+    the earliest of its old and new finish positions."""
+    with transaction.atomic():
+        projection = _locked_projection(club_id, family)
+        games = club_games(club_id, family)
+        rows = list(
+            GameEvent.objects.filter(
+                game__in=games, type__in=TRIGGERS, position__gt=projection.position
+            ).values_list("game_id", "position")
+        )
+        if not rows:
+            return "unchanged"
+        changed = {game for game, _ in rows}
+        stored = dict(
+            RatingEntry.objects.filter(club_id=club_id, family=family, game_id__in=changed)
+            .values("game_id")
+            .annotate(at=Max("position"))
+            .values_list("game_id", "at")
+        )
+        finished = {final.game_id: final.position for final in final_results(changed)}
+        starts = [
+            position
+            for game in changed
+            if stored.get(game) != finished.get(game)
+            for position in (stored.get(game), finished.get(game))
+            if position is not None
+        ]
+        moved = any(game in stored and stored[game] != finished.get(game) for game in changed)
+        if starts:
+            _replay(projection, min(starts))
+        projection.position = max(projection.position, max(position for _, position in rows))
+        _save(projection)
+        return "replayed" if moved else "rated" if starts else "unchanged"
+
+
 def refresh_game(game_id: int) -> str:
-    """Bring the ratings up to date with ``game_id``'s log; what was done, in a word.
-    Idempotent: a game rated at the finish its log still has in effect is left alone."""
+    """Refresh the ratings of ``game_id``'s club and game family (the outbox task's
+    work); ``not_rated`` when the game is no club's or of no family."""
     club_id = club_of_game(game_id)
     preset = Game.objects.filter(pk=game_id).values_list("ruleset__preset", flat=True).first()
     family = family_of(preset) if isinstance(preset, str) else None
     if club_id is None or family is None:
         return "not_rated"
-    with transaction.atomic():
-        projection = _locked_projection(club_id, family)
-        stored = RatingEntry.objects.filter(game_id=game_id).aggregate(p=Max("position"))["p"]
-        finals = final_results([game_id])
-        finished = finals[0].position if finals else None
-        if stored is not None and stored == finished:
-            return "unchanged"
-        if stored is None and finished is None:
-            _mark_current(projection)
-            return "not_finished"
-        start = min(p for p in (stored, finished) if p is not None)
-        _replay(projection, start)
-        return "rated" if stored is None else "replayed"
+    return refresh(club_id, family)
+
+
+def catch_up() -> int:
+    """Refresh every club's families (the beat's catch-up for a refresh the broker lost);
+    the number that changed. Cheap when nothing did: one query per club and family."""
+    changed = 0
+    for club_id in Club.objects.order_by("pk").values_list("pk", flat=True):
+        for family in FAMILIES:
+            changed += refresh(club_id, family) != "unchanged"
+    return changed
 
 
 def rebuild(club: Club | None = None) -> dict[tuple[str, str], int]:

@@ -25,3 +25,9 @@ def catch_up_standings() -> int:
 def refresh_ratings(game_id: int) -> str:
     """Bring the ratings of ``game_id``'s club and game family up to date with its log."""
     return ratings.refresh_game(game_id)
+
+
+@shared_task(name="league.tasks.catch_up_ratings", ignore_result=True)
+def catch_up_ratings() -> int:
+    """The beat's catch-up: refresh every club's ratings (cheap when nothing changed)."""
+    return ratings.catch_up()

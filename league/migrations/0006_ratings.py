@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("games", "0003_append_function"),
-        ("league", "0003_tournaments"),
+        ("league", "0005_standings"),
     ]
 
     operations = [

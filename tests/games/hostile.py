@@ -64,6 +64,8 @@ VALUES: dict[str, dict[str, str]] = {
 GAME = "{game}"  # replaced by the fixture's game id
 PHYSICAL = "{physical}"
 CLUB = "{club}"
+PLAYER = "{player}"  # a club player
+TOURNAMENT = "{tournament}"  # a club's tournament
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,8 @@ READS = [
     Endpoint("detail", "GET", f"/api/v1/games/{GAME}", "player"),
     Endpoint("events", "GET", f"/api/v1/games/{GAME}/events", "player"),
     Endpoint("export", "GET", f"/api/v1/games/{PHYSICAL}/export", "owner"),
+    Endpoint("ratings", "GET", f"/api/v1/players/{PLAYER}/ratings", "anonymous"),
+    Endpoint("archive", "GET", f"/api/v1/tournaments/{TOURNAMENT}/archive", "anonymous"),
 ]
 
 QUERY_VALUES = {

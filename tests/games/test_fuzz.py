@@ -12,8 +12,8 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Game, GameEvent
-from league.models import Club, Membership
-from tests.games.hostile import CLUB, GAME, PHYSICAL, Case, corpus
+from league.models import Club, Membership, Player, Tournament
+from tests.games.hostile import CLUB, GAME, PHYSICAL, PLAYER, TOURNAMENT, Case, corpus
 from tests.support.games import client_for, new_game
 
 pytestmark = pytest.mark.django_db
@@ -39,6 +39,8 @@ def test_the_corpus_covers_every_class_and_endpoint() -> None:
         "detail",
         "events",
         "export",
+        "ratings",
+        "archive",
     }
 
 
@@ -65,7 +67,20 @@ def build_world(
         callers["director"] = make_user("dora")
         club = Club.objects.create(name="Club", slug="club")
         Membership.objects.create(club=club, user=callers["director"], role=Membership.Role.DIRECTOR)
-    return {"games": games, "club": club.pk if club else None, "callers": callers}
+    player = tournament = None
+    if PLAYER in endpoint.path or TOURNAMENT in endpoint.path:
+        club = club or Club.objects.create(name="Club", slug="club")
+        player = Player.objects.create(club=club, name="Pia").pk
+        tournament = Tournament.objects.create(
+            club=club, name="Cup", slug="cup", preset="knock-rummy", table_min=2, table_max=4, seed="s"
+        ).pk
+    return {
+        "games": games,
+        "club": club.pk if club else None,
+        "player": player,
+        "tournament": tournament,
+        "callers": callers,
+    }
 
 
 def fingerprint(game_id: int) -> tuple[int, int]:
@@ -78,6 +93,8 @@ def send(client: APIClient, case: Case, world: dict[str, Any]) -> Any:
         case.endpoint.path.replace(GAME, str(games.get("digital")))
         .replace(PHYSICAL, str(games.get(case.endpoint.game or "physical")))
         .replace(CLUB, str(world["club"]))
+        .replace(PLAYER, str(world["player"]))
+        .replace(TOURNAMENT, str(world["tournament"]))
     )
     endpoint = case.endpoint
     if case.query:

@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 import engine
 from config.celery import app as celery_app
 from games import services
-from games.models import Game, OutboxMessage, Source
+from games.models import Game, GameEvent, OutboxMessage, Source
 from league import ratings
 from league.models import (
     Club,
@@ -209,31 +209,52 @@ def test_a_tournament_tables_game_is_rated_by_its_seats(kings: Any) -> None:
     assert_same(stored(game, players), reference([(["Eve", "Cy", "Ann"], [1, 2, 3])])[0])
 
 
-def test_refreshing_in_any_order_equals_a_rebuild_from_zero(kings: Any) -> None:
+@pytest.mark.parametrize("seed", range(4))
+def test_incremental_refreshes_equal_a_rebuild_from_zero(kings: Any, seed: int) -> None:
+    """Games finish, finishes are retracted and entered again, refreshes come at random
+    moments (some twice): the ratings end as a rebuild from zero makes them."""
     club, _ = kings
-    rng = random.Random(18)
-    games = []
-    for _ in range(12):
-        names = rng.sample(NAMES, rng.choice([2, 3, 4]))
-        deadwood = [rng.choice([2, 5, 9, 9, 15, 30]) for _ in names]
-        knocker = deadwood.index(min(deadwood))
-        games.append(played(club, names, deadwood, knocker=knocker))
-    call_command("rebuild_ratings", stdout=StringIO())
-    rebuilt = entries()
-    assert len({row[0] for row in rebuilt}) == 12
+    rng = random.Random(seed)
+    games: list[Game] = []
+    finished: dict[int, bool] = {}
 
-    for seed in range(3):
-        RatingEntry.objects.all().delete()
-        RatingProjection.objects.all().delete()
-        order = games[:]
-        random.Random(seed).shuffle(order)
-        for game in order:
-            ratings.refresh_game(game.pk)
-            ratings.refresh_game(game.pk)  # a duplicate delivery changes nothing
-        assert entries() == rebuilt
+    def enter(game: Game, names: list[str]) -> None:
+        deadwood = [rng.choice([2, 5, 9, 9, 15, 30]) for _ in names]
+        record_hand(game, deadwood, deadwood.index(min(deadwood)))
+        finished[game.pk] = True
+
+    for _ in range(14):
+        names = rng.sample(NAMES, rng.choice([2, 3, 4]))
+        game = open_club_game(club, names)
+        games.append(game)
+        enter(game, names)
+        if rng.random() < 0.3:
+            victim = rng.choice(games)
+            if finished[victim.pk]:
+                record(victim, {"type": "Retract", "count": 3, "reason": "wrong entry"})
+                finished[victim.pk] = False
+            else:
+                enter(victim, [seat["name"] for seat in victim.seats])
+        for _ in range(rng.choice([0, 1, 2])):
+            ratings.refresh_game(rng.choice(games).pk)
+    ratings.refresh_game(games[0].pk)
+    assert ratings.refresh_game(games[-1].pk) == "unchanged"  # a duplicate delivery
+    incremental = entries()
+    assert {row[0] for row in incremental} == {pk for pk, done in finished.items() if done}
+    call_command("rebuild_ratings", stdout=StringIO())
+    assert entries() == incremental
     projection = RatingProjection.objects.get(club=club, family="knock")
-    assert projection.games == 12
-    assert projection.position == max(g.events.order_by("-position").first().position for g in games)
+    assert projection.games == sum(finished.values())
+    triggers = GameEvent.objects.filter(game__in=games, type__in=ratings.TRIGGERS)
+    assert projection.position == max(triggers.values_list("position", flat=True))
+
+
+def test_the_catch_up_rates_what_a_lost_task_would_have(kings: Any) -> None:
+    club, players = kings
+    game = played(club, ["Ann", "Bea"], [2, 30])  # no refresh ran: the task was lost
+    assert ratings.catch_up() == 1
+    assert_same(stored(game, players), reference([(["Ann", "Bea"], [1, 2])])[0])
+    assert ratings.catch_up() == 0
 
 
 def test_a_retracted_finish_is_unrated_and_later_games_rated_again(kings: Any) -> None:
@@ -316,3 +337,17 @@ def test_rebuild_ratings_command(kings: Any) -> None:
     assert RatingEntry.objects.count() == 2
     with pytest.raises(CommandError, match="no club"):
         call_command("rebuild_ratings", "nowhere", stdout=StringIO())
+
+
+def test_the_reads_take_a_fixed_number_of_queries(kings: Any, django_assert_num_queries: Any) -> None:
+    club, players = kings
+    games = [played(club, ["Ann", "Bea", "Cy"], [2, 9, 30]) for _ in range(6)]
+    refresh_all(games)
+    ids = [p.pk for p in players.values()]
+    with django_assert_num_queries(1):
+        found = ordinals(club.pk, "knock", ids)
+    assert found.keys() == {players[name].pk for name in ("Ann", "Bea", "Cy")}
+    client = client_for(None)
+    with django_assert_num_queries(2):  # the player with its club; every entry
+        response = client.get(f"/api/v1/players/{players['Ann'].pk}/ratings")
+    assert len(response.json()["families"][0]["history"]) == 6
