@@ -70,10 +70,18 @@ class Query:
         return self.moment is not None
 
 
+MAX_POSITION = 2**63 - 1  # event positions are 64-bit
+
+
 def _moment(raw: str) -> Moment:
     if raw.isdigit():
+        if int(raw) > MAX_POSITION:
+            raise StandingsQueryError("invalid_at", f"“{raw}” is past the last possible event position")
         return Moment(position=int(raw))
-    when = parse_datetime(raw)
+    try:
+        when = parse_datetime(raw)
+    except ValueError:  # well formed but not a date, like 2026-13-45T00:00
+        when = None
     if when is None:
         raise StandingsQueryError(
             "invalid_at", f"“{raw}” is neither a time (2026-11-23T21:40) nor an event position"

@@ -134,6 +134,9 @@ def test_corrections_are_listed_with_their_reason_and_link_to_their_game(client:
         ("timeline=yesterday", "invalid_timeline", "Timeline must be"),
         ("timeline=recorded", "at_required", "needs a time"),
         ("timeline=recorded&at=soon", "invalid_at", "is neither a time"),
+        ("timeline=recorded&at=2026-13-45T00:00", "invalid_at", "is neither a time"),
+        ("timeline=recorded&at=99999999999999999999", "invalid_at", "past the last possible event position"),
+        ("timeline=recorded&at=-3", "invalid_at", "is neither a time"),
     ],
 )
 def test_a_bad_as_of_query_is_a_clear_error_with_the_live_standings(
