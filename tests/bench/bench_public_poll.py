@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.support.public import autumn_cup
+from tests.support.public import autumn_cup, eager_tasks
 
 POLLS = 2000
 WARMUP = 100
@@ -56,7 +56,7 @@ def line(name: str, walls: list[float], cpu: float) -> str:
 def test_bench_unchanged_poll(owner: Any, ann: Any, django_capture_on_commit_callbacks: Any) -> None:
     from django.db import connection
 
-    with django_capture_on_commit_callbacks(execute=True):
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
         cup = autumn_cup(owner)
     url = f"/tournaments/{cup.tournament.pk}/live/"
     visitor, player = Client(), Client()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.request import Request, urlopen
@@ -19,7 +20,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from games.models import Game
-from tests.support.public import Cup, autumn_cup
+from tests.support.public import Cup, autumn_cup, eager_tasks
 
 pytestmark = pytest.mark.browser
 
@@ -27,9 +28,11 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 @pytest.fixture
-def cup(games_db: None, owner: Any) -> Cup:
-    # A live-server test commits for real: the outbox's refresh tasks run after each commit.
-    return autumn_cup(owner)
+def cup(games_db: None, owner: Any) -> Iterator[Cup]:
+    # A live-server test commits for real: the outbox's refresh tasks run after each
+    # commit, in this process (the live server's thread included).
+    with eager_tasks():
+        yield autumn_cup(owner)
 
 
 def record_over_the_api(base: str, token: str, game_id: int, command: dict[str, Any]) -> None:

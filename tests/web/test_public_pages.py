@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from html import unescape
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from django.test import Client
 
 from league.models import RatingEntry, Tournament
-from tests.support.public import Cup, autumn_cup
+from tests.support.public import Cup, autumn_cup, eager_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -24,10 +25,12 @@ SHOWN_BEFORE = [("1", "Ann", "17"), ("2", "Cy", "4"), ("3", "Di", "-4"), ("4", "
 
 
 @pytest.fixture
-def cup(owner: Any, django_capture_on_commit_callbacks: Any) -> Cup:
+def cup(owner: Any, django_capture_on_commit_callbacks: Any) -> Iterator[Cup]:
     # The outbox's tasks (standings and ratings refreshes) run after each commit, eagerly.
-    with django_capture_on_commit_callbacks(execute=True):
-        return autumn_cup(owner)
+    with eager_tasks():
+        with django_capture_on_commit_callbacks(execute=True):
+            made = autumn_cup(owner)
+        yield made
 
 
 @pytest.fixture

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.support.public import Cup, autumn_cup
+from tests.support.public import Cup, autumn_cup, eager_tasks
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def cup(owner: Any, django_capture_on_commit_callbacks: Any) -> Cup:
-    with django_capture_on_commit_callbacks(execute=True):
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
         return autumn_cup(owner)
 
 
