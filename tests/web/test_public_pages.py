@@ -293,3 +293,18 @@ def test_no_public_page_shows_a_card_of_a_game_in_play(
             shown = set(re.findall(r"\b([2-9TJQKA][CDHS])\b", html)) & hidden
             assert not shown, (url, user, shown)
             assert 'class="card' not in html
+
+
+def test_a_tournament_before_its_first_round(client: Client) -> None:
+    from league.models import Club
+    from tests.support.tournaments import make_tournament
+
+    club = Club.objects.create(name="Hill Club", slug="hill")
+    tournament = make_tournament(club, name="Winter open", status=Tournament.Status.REGISTRATION)
+    response = client.get(f"/tournaments/{tournament.pk}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "No result yet." in page
+    assert "No round has been published yet." in page
+    assert "No correction has changed the standings." in page
+    assert client.get(f"/tournaments/{tournament.pk}/live/").status_code == 200
