@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("web.views.account")),
     path("", include("web.views.games")),
     path("", include("web.views.play")),
+    path("", include("web.views.public")),
 ]
