@@ -210,6 +210,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "league-check-rounds": {"task": "league.tasks.check_open_rounds", "schedule": 60.0},
     # Catches up the standings of any tournament whose refresh was lost.
     "catch-up-standings": {"task": "league.tasks.catch_up_standings", "schedule": 60.0},
+    # Catches up the ratings of any club whose refresh was lost.
+    "catch-up-ratings": {"task": "league.tasks.catch_up_ratings", "schedule": 60.0},
 }
 # A digital game waiting this long for a bot's move gets the bot turn enqueued again
 # (games/watchdog.py): the broker may have lost it.

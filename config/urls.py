@@ -4,7 +4,6 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.error_views import api_route_not_found
 from config.health import healthz
-from league.views import home
 
 # No two of these prefixes overlap, so their order only decides how many patterns a
 # request is tried against: the API, which takes nearly every request, comes first.
@@ -13,7 +12,7 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("league.urls")),
     path("api/v1/", include("league.standings_urls")),
-    path("", home, name="home"),
+    path("api/v1/", include("league.archive_urls")),
     path("", include("web.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

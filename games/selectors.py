@@ -4,10 +4,11 @@ viewer may see them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import GameState
+from engine import GameState, MatchResult
 from games import store
 from games.access import GameAccess, access_for
 from games.models import Game, GameEvent, Mode
@@ -21,6 +22,82 @@ def events_after(position: int, limit: int = 1000) -> list[GameEvent]:
     committed in order under the store's append lock (see :mod:`games.store`), so no
     event with a lower position can become visible later."""
     return list(GameEvent.objects.filter(position__gt=position).order_by("position")[:limit])
+
+
+@dataclass(frozen=True)
+class FinalResult:
+    """A finished game as its log says now: the result of the ``GameFinished`` in effect,
+    that event's global ``position``, and the seats whose occupant changed during the
+    game (by ``SeatReplaced``, still in effect)."""
+
+    game_id: int
+    position: int
+    result: MatchResult
+    replaced: tuple[int, ...]
+
+
+def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[FinalResult]:
+    """The games among ``game_ids`` that are finished now, with their ``GameFinished`` in
+    effect at a position of at least ``finished_from``, in the order of that position.
+
+    A log with a ``Retracted`` or a ``SeatReplaced`` event is replayed whole, so a
+    retracted finish does not count and a game finished again after a retraction counts
+    at its new position. (A retraction undoes the latest events in effect first, so in a
+    finished game the last ``GameFinished`` of the log is the one in effect.) In any
+    other log every event is in effect: its one ``GameFinished`` is read alone."""
+    finishes = GameEvent.objects.filter(
+        game_id__in=list(game_ids), type="GameFinished", position__gte=finished_from
+    )
+    candidates = set(finishes.values_list("game_id", flat=True))
+    if not candidates:
+        return []
+    corrected = set(
+        GameEvent.objects.filter(game_id__in=candidates, type__in=("Retracted", "SeatReplaced")).values_list(
+            "game_id", flat=True
+        )
+    )
+    found = _replayed_results(corrected, finished_from)
+    for row in finishes.filter(game_id__in=candidates - corrected).only(
+        "game_id", "type", "schema_version", "data", "position"
+    ):
+        event = engine.event_from_dict(row.stored_form())
+        assert isinstance(event, engine.GameFinished)
+        found.append(FinalResult(row.game_id, row.position, event.result, ()))
+    return sorted(found, key=lambda f: f.position)
+
+
+def _replayed_results(game_ids: set[int], finished_from: int) -> list[FinalResult]:
+    """:func:`final_results` of ``game_ids`` by replaying each whole log."""
+    found: list[FinalResult] = []
+    if not game_ids:
+        return found
+    rows = GameEvent.objects.filter(game_id__in=game_ids).order_by("game_id", "seq")
+    current: int | None = None
+    state: GameState | None = None
+    finished_at = 0
+    started: tuple[engine.Seat, ...] = ()
+
+    def close() -> None:
+        if current is None or state is None or state.status != "finished" or state.result is None:
+            return
+        if finished_at < finished_from:
+            return
+        replaced = tuple(i for i, seat in enumerate(state.seats) if seat != started[i])
+        found.append(FinalResult(current, finished_at, state.result, replaced))
+
+    for row in rows.only("game_id", "seq", "type", "schema_version", "data", "position").iterator(
+        chunk_size=2000
+    ):
+        if row.game_id != current:
+            close()
+            current, state, finished_at = row.game_id, None, 0
+        state = engine.apply(state, engine.event_from_dict(row.stored_form()))
+        if row.seq == 1:
+            started = state.seats
+        if row.type == "GameFinished":
+            finished_at = row.position
+    close()
+    return found
 
 
 def game_rows(game: Game) -> list[GameEvent]:
@@ -126,6 +203,8 @@ def match_results(game_ids: Iterable[int]) -> dict[int, engine.MatchResult]:
         assert isinstance(event, engine.GameFinished)
         results[row.game_id] = event.result
     return results
+
+
 def games_in_play_for(user_id: int, *, limit: int = 10, scan: int = 200) -> list[dict[str, Any]]:
     """The digital games still in play where ``user_id`` holds a seat, newest first (of
     the latest ``scan`` such games): id, preset and seat names. Nothing hidden is read."""

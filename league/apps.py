@@ -9,12 +9,13 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         from games import outbox
         from games.access import register_recorder_check
-        from league import tasks
+        from league import ratings, tasks
         from league.selectors import records_club_game
         from league.standings import TRIGGERS
 
         register_recorder_check(records_club_game)
         # A table is complete when its game finishes or is abandoned.
         outbox.subscribe(tasks.GAME_ENDED, ["GameFinished", "GameAbandoned"])
-        # Standings follow every event that can change a result.
+        # Standings follow every event that can change a result; ratings every finish.
         outbox.subscribe(tasks.REFRESH_STANDINGS, TRIGGERS)
+        outbox.subscribe(tasks.refresh_ratings.name, ratings.TRIGGERS)

@@ -283,6 +283,63 @@ class LeagueWrite(models.Model):
         return f"{self.user_id}:{self.key}"
 
 
+class RatingEntry(models.Model):
+    """A player's rating in one game family of a club right after one rated game: the
+    openskill PlackettLuce ``mu`` and ``sigma`` and the ordinal ``mu - 3 sigma``. A
+    projection of the event logs (see :mod:`league.ratings`), rebuilt from zero by
+    ``manage.py rebuild_ratings``; ``position`` is the global position of the game's
+    ``GameFinished`` event, the order the games are rated in."""
+
+    class Family(models.TextChoices):
+        KNOCK = "knock", "Knock rummy and knock-rami"
+        GIN = "gin", "Gin rummy"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_entries")
+    family = models.CharField(max_length=10, choices=Family.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_entries")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_entries")
+    position = models.BigIntegerField()
+    # The player's place in the game (1 = first; tied players share a place).
+    place = models.PositiveSmallIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "family", "game"], name="unique_rating_entry"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "family", "position"], name="rating_entry_club_family"),
+            models.Index(fields=["player", "family", "position"], name="rating_entry_player_family"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.family} after game {self.game_id}: {self.ordinal:.2f}"
+
+
+class RatingProjection(models.Model):
+    """Where the ratings of one club's game family are current to: the highest global
+    event position they have read. One row per (club, family); refreshes lock it."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_projections")
+    family = models.CharField(max_length=10, choices=RatingEntry.Family.choices)
+    position = models.BigIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    rebuilt_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["club", "family"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "family"], name="unique_rating_projection"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.family} ratings to {self.position}"
+
+
 class StandingsState(models.Model):
     """A tournament's standings projection, current to ``position`` (the global event
     position of the last event read), and the lock row of its refreshes.

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 
-from league.models import Club, ClubGame, Membership, Table
+from league.models import Club, ClubGame, Membership, Player, RatingEntry, Table
 
 # Club roles that may open and record the club's games.
 RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
@@ -42,3 +43,42 @@ def table_with_round(table_id: int) -> Table | None:
 def table_of_game(game_id: int) -> Table | None:
     """The tournament table a game is played at, if any."""
     return Table.objects.filter(game_id=game_id).first()
+
+
+def ordinals(club_id: int, family: str, player_ids: Iterable[int]) -> dict[int, float]:
+    """Each player's current rating ordinal (mu - 3 sigma) in the club's game ``family``
+    (``"knock"`` or ``"gin"``, see :func:`league.ratings.family_of`); players not rated
+    yet are left out. One query."""
+    latest = RatingEntry.objects.filter(club_id=club_id, family=family, player_id=OuterRef("pk")).order_by(
+        "-position"
+    )
+    rows = (
+        Player.objects.filter(pk__in=list(player_ids))
+        .annotate(ordinal=Subquery(latest.values("ordinal")[:1]))
+        .values_list("pk", "ordinal")
+    )
+    return {pk: ordinal for pk, ordinal in rows if ordinal is not None}
+
+
+def player_ratings(player: Player) -> list[dict[str, Any]]:
+    """A player's ratings per game family: the current mu, sigma and ordinal (None before
+    the first rated game), the number of rated games, and the history after each game."""
+    entries = RatingEntry.objects.filter(player=player).order_by("position", "id")
+    history: dict[str, list[dict[str, Any]]] = {family: [] for family in RatingEntry.Family.values}
+    for entry in entries.values("family", "game_id", "position", "place", "mu", "sigma", "ordinal"):
+        history.setdefault(entry["family"], []).append(
+            {
+                "game": entry["game_id"],
+                "position": entry["position"],
+                "place": entry["place"],
+                "mu": entry["mu"],
+                "sigma": entry["sigma"],
+                "ordinal": entry["ordinal"],
+            }
+        )
+    families = []
+    for family, rows in history.items():
+        last = rows[-1] if rows else None
+        current = {key: last[key] for key in ("mu", "sigma", "ordinal")} if last else None
+        families.append({"family": family, "current": current, "games": len(rows), "history": rows})
+    return families

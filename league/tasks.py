@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from league import projection, services
+from league import projection, ratings, services
 
 # The outbox topic the league subscribes to GameFinished and GameAbandoned with.
 GAME_ENDED = "league.tasks.game_ended"
@@ -37,3 +37,15 @@ def refresh_standings(game_id: int) -> int:
 def catch_up_standings() -> int:
     """The beat's catch-up: refresh every tournament with games."""
     return projection.refresh_all()
+
+
+@shared_task(name="league.tasks.refresh_ratings", ignore_result=True)
+def refresh_ratings(game_id: int) -> str:
+    """Bring the ratings of ``game_id``'s club and game family up to date with its log."""
+    return ratings.refresh_game(game_id)
+
+
+@shared_task(name="league.tasks.catch_up_ratings", ignore_result=True)
+def catch_up_ratings() -> int:
+    """The beat's catch-up: refresh every club's ratings (cheap when nothing changed)."""
+    return ratings.catch_up()

@@ -9,5 +9,6 @@ urlpatterns = [
     path("", include("web.views.account")),
     path("", include("web.views.games")),
     path("", include("web.views.play")),
+    path("", include("web.views.public")),
     path("", include("web.views.record")),
 ]

@@ -27,7 +27,7 @@ gunicorn.pre_fork(None, None)
 print(json.dumps({
     "before": before,
     "frozen": gc.get_freeze_count(),
-    "views": "games.views" in sys.modules and "league.views" in sys.modules,
+    "views": "games.views" in sys.modules and "web.views.public" in sys.modules,
     "connected": connection.connection is not None,
 }))
 """

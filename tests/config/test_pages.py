@@ -66,7 +66,7 @@ def test_seed_demo_shows_games_of_every_kind(capsys: pytest.CaptureFixture[str])
     assert single.count() == 3
 
     home = Client().get("/").content.decode()
-    assert f'href="/api/v1/games/{table.pk}"' in home
+    assert f'href="/games/{table.pk}/"' in home  # each game links to its page, not to JSON
     assert "Alice, Greedy bot, Random bot" in home
     assert "Bruno, Chiara, Dmitri" in home
     out = capsys.readouterr().out

@@ -318,6 +318,8 @@ READS = [
     Endpoint("detail", "GET", f"/api/v1/games/{GAME}", "player"),
     Endpoint("events", "GET", f"/api/v1/games/{GAME}/events", "player"),
     Endpoint("export", "GET", f"/api/v1/games/{PHYSICAL}/export", "owner"),
+    Endpoint("ratings", "GET", f"/api/v1/players/{PLAYER}/ratings", "anonymous"),
+    Endpoint("archive", "GET", f"/api/v1/tournaments/{TOURNAMENT}/archive", "anonymous"),
 ]
 
 QUERY_VALUES = {

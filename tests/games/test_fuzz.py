@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Game, GameEvent
 from league import services as league_services
-from league.models import Club, Membership
+from league.models import Club, Membership, Player
 from tests.games.hostile import CLUB, GAME, PHYSICAL, PLAYER, TOURNAMENT, Case, corpus
 from tests.support.games import client_for, new_game
 
@@ -43,6 +43,8 @@ def test_the_corpus_covers_every_class_and_endpoint() -> None:
         "tournament_create",
         "round_edit",
         "round_publish",
+        "ratings",
+        "archive",
     }
 
 
@@ -66,7 +68,7 @@ def build_world(
         physical = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical")
         games["physical"] = physical.game.pk
     tournament, player = None, None
-    if CLUB in endpoint.path or TOURNAMENT in endpoint.path:
+    if CLUB in endpoint.path or TOURNAMENT in endpoint.path or PLAYER in endpoint.path:
         callers["director"] = make_user("dora")
         club = Club.objects.create(name="Club", slug="club")
         Membership.objects.create(club=club, user=callers["director"], role=Membership.Role.DIRECTOR)
@@ -78,6 +80,8 @@ def build_world(
             league_services.set_registration_status(registration, "checked_in")
         league_services.generate_round(made, callers["director"])
         tournament, player = made.pk, registration.player_id
+    elif club is not None and PLAYER in endpoint.path:
+        player = Player.objects.create(club=club, name="Pia").pk
     return {
         "games": games,
         "club": club.pk if club else None,

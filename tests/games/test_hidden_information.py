@@ -25,7 +25,8 @@ from engine import GameState
 from engine.cards import ALL_CARDS, mask_to_cards
 from games import services, store
 from games.models import Game, GameEvent
-from league.models import Club, ClubGame, Membership
+from league.models import Club, ClubGame, Membership, Round, Tournament
+from league.models import Table as TournamentTable
 from tests.support.games import client_for, new_game
 from web.templatetags.site import card_name
 
@@ -114,6 +115,7 @@ class Table:
     mode: str
     users: dict[str, Any]  # role -> user (None: anonymous)
     seat_of: dict[str, int]
+    tournament_id: int  # the club's tournament whose table holds the game (its archive is audited)
 
     def knows(self, role: str, knowledge: Knowledge) -> set[str] | None:
         """None: this role may know every card (a physical game's recorder)."""
@@ -139,8 +141,22 @@ def open_table(people: dict[str, Any], preset: str, mode: str) -> Table:
     seats = [services.SeatSpec(user_id=people["seat0"].pk), services.SeatSpec(user_id=people["seat1"].pk)]
     result = new_game(people["owner"], seats, mode=mode, preset=preset)
     ClubGame.objects.create(club=people["club"], game=result.game)
+    tournament = Tournament.objects.create(
+        club=people["club"],
+        name=f"Cup {preset} {mode}",
+        slug=f"cup-{preset}-{mode}",
+        preset=preset,
+        table_min=2,
+        table_max=2,
+        seed="s",
+        mode=mode,
+    )
+    round_ = Round.objects.create(
+        tournament=tournament, number=1, method="manual", seed="s", status="published"
+    )
+    TournamentTable.objects.create(round=round_, number=1, game=result.game)
     users = {role: user for role, user in people.items() if role != "club"}
-    return Table(result.game.pk, mode, users, {"seat0": 0, "seat1": 1})
+    return Table(result.game.pk, mode, users, {"seat0": 0, "seat1": 1}, tournament.pk)
 
 
 def physical_deal(state: GameState, rng: random.Random) -> dict[str, Any]:
@@ -186,6 +202,7 @@ def audit_reads(table: Table, knowledge: Knowledge, where: str) -> list[str]:
         # The game's HTML pages: the replay viewer, and the play page (seated players only).
         pages = {f"/games/{table.game_id}/", f"/games/{table.game_id}/play"}
         urls += sorted(pages)
+        urls.append(f"/api/v1/tournaments/{table.tournament_id}/archive")  # every game's whole log
         if role in ("anonymous", "seat0"):
             urls.append("/")  # the home page lists games the same way for everyone
         if role in ("owner", "scorekeeper", "director", "seat0", "stranger"):

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from web.forms import FIELD
 
@@ -36,9 +36,9 @@ def card(code: Any) -> SafeString:
     empty code is a face-down card."""
     text = str(code or "").upper()
     if not text or text == "?":
-        return format_html('<span class="card back" role="img" aria-label="face-down card"></span>')
+        return mark_safe('<span class="card back" role="img" aria-label="face-down card"></span>')
     if text.startswith("X"):
-        return format_html('<span class="card joker" role="img" aria-label="joker">🃏</span>')
+        return mark_safe('<span class="card joker" role="img" aria-label="joker">🃏</span>')
     rank, suit = text[:-1], text[-1]
     colour = "red" if suit in "DH" else "black"
     return format_html(

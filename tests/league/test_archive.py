@@ -1,0 +1,303 @@
+"""Tournament archives: the export, verify_archive and import_archive (a round trip)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game
+from league import archive as archives
+from league import projection
+from league.models import (
+    Club,
+    ClubGame,
+    Player,
+    RatingEntry,
+    Registration,
+    Round,
+    Table,
+    TableSeat,
+    Tournament,
+)
+from league.seating import Entrant, PastRound, PastTable, Request, input_digest, make_seating
+from tests.support.games import client_for
+from tests.support.rated import club_with, open_club_game, record_hand
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ann", "Bea", "Cy", "Dot", "Eve", "Fay", "Gus"]
+# Deadwood per seat of each table, by round: places follow it (lowest knocks and wins).
+DEADWOOD = {1: [[2, 9, 30, 14], [5, 5, 22, 11]], 2: [[30, 1, 8, 12], [3, 20, 20, 6]]}
+
+
+def seat_round(tournament: Tournament, number: int, history: tuple[PastRound, ...]) -> Round:
+    """A round seated by the balanced method from a stored request, as League I stores it."""
+    entrants = tuple(
+        Entrant(r.player_id, r.player.name) for r in tournament.registrations.select_related("player")
+    )
+    request = Request(entrants, 3, 3, number, tournament.seed, history, total_rounds=2)
+    seating = make_seating("balanced", request)
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        status=Round.Status.PUBLISHED,
+        method="balanced",
+        seed=tournament.seed,
+        input_digest=input_digest(request, "balanced"),
+        request=request.to_dict(),
+        generated=seating.to_dict(),
+        byes=list(seating.byes),
+        notes=list(seating.notes),
+        published_at=timezone.now(),
+    )
+    for t, table_seating in enumerate(seating.tables, start=1):
+        table = Table.objects.create(round=round_, number=t, notes=list(table_seating.notes))
+        for position, player in enumerate(table_seating.seats):
+            TableSeat.objects.create(table=table, position=position, player_id=player)
+    return round_
+
+
+def play_round(round_: Round, club: Club) -> PastRound:
+    """Open every table's game under the club, record one hand to its end."""
+    tables = []
+    for table, deadwood in zip(round_.tables.order_by("number"), DEADWOOD[round_.number], strict=True):
+        seats = list(table.seats.select_related("player").order_by("position"))
+        game = open_club_game(club, [s.player.name for s in seats])
+        Table.objects.filter(pk=table.pk).update(game=game)
+        counts = deadwood[: len(seats)]
+        record_hand(game, counts, counts.index(min(counts)))
+        tables.append(PastTable(tuple(s.player_id for s in seats)))
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.COMPLETE, completed_at=timezone.now())
+    return PastRound(round_.number, tuple(tables), tuple(round_.byes))
+
+
+@pytest.fixture
+def cup() -> Tournament:
+    club, players = club_with(NAMES)
+    tournament = Tournament.objects.create(
+        club=club,
+        name="Spring cup",
+        slug="spring",
+        preset="knock-rummy",
+        table_min=3,
+        table_max=3,
+        seed="archive-seed",
+        scoring="placement",
+        placement_points=[3, 2, 1, 0],
+        tiebreaks=["wins", "average_placement"],
+        status=Tournament.Status.FINISHED,
+    )
+    for name in NAMES:
+        Registration.objects.create(tournament=tournament, player=players[name])
+    first = play_round(seat_round(tournament, 1, ()), club)
+    play_round(seat_round(tournament, 2, (first,)), club)
+    return tournament
+
+
+def by_name(rows: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
+    """Standings rows with the player's name for its id (ids differ between instances)."""
+    return [{**row, "player": names[row["player"]]} for row in rows]
+
+
+def names_of(archive: dict[str, Any]) -> dict[int, str]:
+    return {p["id"]: p["name"] for p in archive["players"]}
+
+
+def test_the_archive_holds_everything_and_verifies(cup: Tournament) -> None:
+    response = client_for(None).get(f"/api/v1/tournaments/{cup.pk}/archive")
+    assert response.status_code == 200, response.json()
+    archive = response.json()
+    assert (archive["format"], archive["format_version"]) == ("knockrummy-tournament-archive", 1)
+    assert archive["tournament"]["seed"] == "archive-seed"
+    assert archive["tournament"]["placement_points"] == [3, 2, 1, 0]
+    assert [r["player"] for r in archive["registrations"]] == list(
+        cup.registrations.values_list("player_id", flat=True)
+    )
+    assert [r["number"] for r in archive["rounds"]] == [1, 2]
+    first = archive["rounds"][0]
+    assert first["request"] == Round.objects.get(tournament=cup, number=1).request
+    assert {"seed", "method", "input_digest", "generated", "byes", "tables"} <= first.keys()
+    assert [len(t["seats"]) for t in first["tables"]] == [3, 3]
+    assert len(first["byes"]) == 1  # seven players at tables of three: one bye a round
+    game_ids = [t["game"] for r in archive["rounds"] for t in r["tables"]]
+    assert [g["game"]["id"] for g in archive["games"]] == game_ids
+    exported = client_for(None).get(f"/api/v1/games/{game_ids[0]}/export").json()
+    assert archive["games"][0] == exported  # each log exactly as the games' export gives it
+
+    # The standings section is what the standings projection shows.
+    projection.rebuild(cup.pk)
+    assert archive["standings"] == json.loads(json.dumps(cup.standings_state.rows))
+    assert archives.verify(archive) == []
+
+
+def test_verify_archive_reports_every_difference_and_fails(cup: Tournament, tmp_path: Path) -> None:
+    archive = archives.build_archive(cup)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(archive))
+    out = StringIO()
+    call_command("verify_archive", str(good), stdout=out)
+    assert out.getvalue().startswith("OK: 2 round(s)")
+
+    bad = copy.deepcopy(archive)
+    bad["rounds"][0]["request"]["seed"] = "another seed"  # the input changed: digest and seating
+    generated = bad["rounds"][1]["generated"]["tables"]
+    generated[0]["seats"], generated[1]["seats"] = generated[1]["seats"], generated[0]["seats"]
+    bad["standings"][0]["points"] = "99"
+    bad["games"][0]["events"][1]["data"]["knocker"] = 7  # a log that no longer replays
+    differences = archives.verify(bad)
+    text = "\n".join(differences)
+    assert "round 1: input digest" in text
+    assert "round 2: tables: recomputed" in text
+    assert "standings: standings[0].points: archive '99'" in text
+    assert f"game {archive['games'][0]['game']['id']}: event 2" in text
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    out = StringIO()
+    with pytest.raises(CommandError, match="difference"):
+        call_command("verify_archive", str(path), stdout=out)
+    assert out.getvalue().count("DIFFERENCE ") == len(differences) >= 4
+
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    with pytest.raises(CommandError, match="not JSON"):
+        call_command("verify_archive", str(junk), stdout=StringIO())
+    assert archives.verify({"format": "something else"}) == [
+        "not a tournament archive (format is not 'knockrummy-tournament-archive')"
+    ]
+
+
+def test_an_import_elsewhere_has_identical_standings(cup: Tournament, tmp_path: Path) -> None:
+    archive = archives.build_archive(cup)
+    archive["club"]["slug"] = "elsewhere"  # another instance: the club is not there yet
+    path = tmp_path / "cup.json"
+    path.write_text(json.dumps(archive))
+    out = StringIO()
+    call_command("import_archive", str(path), stdout=out)
+    assert "imported tournament" in out.getvalue()
+
+    copy_ = Tournament.objects.get(club__slug="elsewhere")
+    assert copy_.pk != cup.pk and copy_.club_id != cup.club_id
+    assert Player.objects.filter(club=copy_.club).count() == len(NAMES)
+    again = archives.build_archive(copy_)
+    assert archives.verify(again) == []
+    # Identical standings, player for player (by name: the ids are new).
+    assert by_name(again["standings"], names_of(again)) == by_name(archive["standings"], names_of(archive))
+    projection.rebuild(copy_.pk)
+    projection.rebuild(cup.pk)
+    imported_rows = projection.read_standings(copy_)["rows"]
+    original_rows = projection.read_standings(cup)["rows"]
+
+    def strip(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**row, "player": row["player"]["name"]} for row in rows]
+
+    assert strip(imported_rows) == strip(original_rows)
+    # Rounds keep their archived seating input; tables and seats name the new players.
+    for old, new in zip(archive["rounds"], again["rounds"], strict=True):
+        assert (new["request"], new["generated"], new["input_digest"]) == (
+            old["request"],
+            old["generated"],
+            old["input_digest"],
+        )
+        old_names = [[names_of(archive)[s["player"]] for s in t["seats"]] for t in old["tables"]]
+        new_names = [[names_of(again)[s["player"]] for s in t["seats"]] for t in new["tables"]]
+        assert new_names == old_names
+    # The games are new games with the same events, linked to the new club.
+    for old, new in zip(archive["games"], again["games"], strict=True):
+        assert new["game"]["id"] != old["game"]["id"]
+        assert [(e["type"], e["data"]) for e in new["events"]] == [
+            (e["type"], e["data"]) for e in old["events"]
+        ]
+        assert ClubGame.objects.get(game_id=new["game"]["id"]).club == copy_.club
+    # Their ratings follow in the new club, from the outbox or a rebuild.
+    call_command("rebuild_ratings", "elsewhere", stdout=StringIO())
+    assert RatingEntry.objects.filter(club=copy_.club).values("game").distinct().count() == 4
+
+
+def test_an_import_into_the_same_club_reuses_its_players(cup: Tournament) -> None:
+    archive = archives.build_archive(cup)
+    players = Player.objects.count()
+    copy_ = archives.import_archive(archive)
+    assert copy_.club_id == cup.club_id and copy_.slug == "spring-2"
+    assert Player.objects.count() == players
+    again = archives.build_archive(copy_)
+    assert again["standings"] == archive["standings"]  # the same players: the same ids
+
+
+def test_a_bad_archive_imports_nothing(cup: Tournament, tmp_path: Path) -> None:
+    archive = archives.build_archive(cup)
+    archive["club"]["slug"] = "elsewhere"
+    games, tournaments = Game.objects.count(), Tournament.objects.count()
+    broken = copy.deepcopy(archive)
+    broken["games"][-1]["events"][1]["data"]["knocker"] = 7
+    with pytest.raises(archives.ArchiveError) as refused:
+        archives.import_archive(broken)
+    assert refused.value.code == "invalid_log"
+    unknown = copy.deepcopy(archive)
+    unknown["registrations"][0]["player"] = 424242
+    path = tmp_path / "unknown.json"
+    path.write_text(json.dumps(unknown))
+    with pytest.raises(CommandError, match="inconsistent_archive"):
+        call_command("import_archive", str(path), stdout=StringIO())
+    with pytest.raises(archives.ArchiveError, match="format"):
+        archives.import_archive({"format": "knockrummy-game-log"})
+    assert (Game.objects.count(), Tournament.objects.count()) == (games, tournaments)
+    assert not Club.objects.filter(slug="elsewhere").exists()
+
+
+def test_the_archive_waits_for_games_in_play(cup: Tournament, ann: Any) -> None:
+    round_ = Round.objects.get(tournament=cup, number=2)
+    table = Table.objects.create(round=round_, number=3)
+    Table.objects.filter(pk=table.pk).update(game=open_club_game(cup.club, ["Ann", "Bea"]))
+    response = client_for(None).get(f"/api/v1/tournaments/{cup.pk}/archive")
+    assert (response.status_code, response.json()["code"]) == (403, "export_not_allowed")
+    missing = client_for(None).get("/api/v1/tournaments/424242/archive")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON value (keys and list indexes)."""
+    found = [prefix] if prefix else []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, item in items:
+        found += paths(item, (*prefix, key))
+    return found
+
+
+def mutated(archive: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    copy_ = copy.deepcopy(archive)
+    node: Any = copy_
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return copy_
+
+
+def test_a_tampered_archive_of_any_shape_is_reported_never_a_crash(cup: Tournament) -> None:
+    archive = archives.build_archive(cup)
+    archive["club"]["slug"] = "elsewhere"
+    rng = random.Random(18)
+    every = paths(archive)
+    values = [None, "x", [], {}, -1, 10**30, [[1]], {"a": 1}]
+    counts = Game.objects.count(), Tournament.objects.count()
+    for n, path in enumerate(rng.sample(every, 120)):
+        bad = mutated(archive, path, rng.choice(values))
+        found = archives.verify(bad)
+        assert isinstance(found, list) and all(isinstance(d, str) for d in found), path
+        if n % 15 == 0:  # importing is slower: a sample
+            try:
+                with transaction.atomic():
+                    imported = archives.import_archive(bad)
+                    transaction.set_rollback(True)  # leave the next import the same start
+                assert imported.pk
+            except archives.ArchiveError as exc:
+                assert exc.code and exc.message, path
+    assert (Game.objects.count(), Tournament.objects.count()) == counts

@@ -1,0 +1,342 @@
+"""What the public pages show, read for them: a tournament's rounds and tables with their
+results, a player's results and head-to-head record, the running tournaments, and the
+marker a live poll compares (its ETag).
+
+Only what anyone may know is read: a table's players, its game's status and the scores
+of its scored hands (public once scored), the finishing order of a finished game. No
+card, hand or stock is read into these values. Game states come from the event store's
+cached replay (:func:`games.store.load_state`), so a page that shows many games replays
+each one only when it changed."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.db import connection
+from django.db.models import Max, Q
+
+from engine import GameState
+from games import store
+from games.models import Game
+from league.models import Player, Round, StandingsState, Table, TableSeat, Tournament
+
+PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
+PUBLIC_TOURNAMENT_STATUSES = (
+    Tournament.Status.REGISTRATION,
+    Tournament.Status.RUNNING,
+    Tournament.Status.FINISHED,
+)
+
+
+# A game's status as a spectator reads it.
+STATUS_WORDS = {
+    "awaiting_deal": "between hands",
+    "playing": "playing",
+    "showdown": "showdown",
+    "awaiting_reentry": "re-entry",
+    "finished": "finished",
+    "abandoned": "abandoned",
+}
+
+
+def status_words(status: str) -> str:
+    return STATUS_WORDS.get(status, status.replace("_", " ")) if status else "not started"
+
+
+def points_text(value: Fraction | None) -> str:
+    """A score as people write it: ``5``, ``-3``, ``7/2`` → ``3½``, ``-1/2`` → ``-½``."""
+    if value is None:
+        return ""
+    if value.denominator == 1:
+        return str(value.numerator)
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    sign = "-" if value < 0 else ""
+    if value.denominator == 2:
+        return f"{sign}{whole or ''}½"
+    return f"{sign}{whole} {rest}/{value.denominator}" if whole else f"{sign}{rest}/{value.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    position: int
+    name: str
+    player_id: int | None
+    bot: str
+    score: str  # the running total of scored hands ("" before the first)
+    place: int | None  # once the game is finished
+
+
+@dataclass(frozen=True, slots=True)
+class TableLine:
+    number: int
+    game_id: int | None
+    status: str  # the game's status, "" when it has no game
+    hands_scored: int
+    seats: tuple[SeatLine, ...]
+
+    @property
+    def status_text(self) -> str:
+        return status_words(self.status)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLine:
+    number: int
+    status: str
+    tables: tuple[TableLine, ...]
+    byes: tuple[str, ...]
+
+
+def public_tournament(tournament_id: int) -> Tournament | None:
+    """The tournament, unless it is a draft (a director's, not yet public)."""
+    return (
+        Tournament.objects.select_related("club")
+        .filter(pk=tournament_id, status__in=PUBLIC_TOURNAMENT_STATUSES)
+        .first()
+    )
+
+
+def game_states(games: Iterable[Game]) -> dict[int, GameState]:
+    """The current state of each game that has events, by game id."""
+    return {game.pk: store.load_state(game) for game in games if game.version > 0}
+
+
+def _table_line(table: Table, states: dict[int, GameState]) -> TableLine:
+    state = states.get(table.game_id) if table.game_id is not None else None
+    result = state.result if state is not None else None
+    seats = []
+    for seat in table.seats.all():
+        scored = state is not None and state.tally.hands_scored > 0
+        score = (
+            state.scores[seat.position] if state is not None and seat.position < len(state.scores) else None
+        )
+        seats.append(
+            SeatLine(
+                position=seat.position,
+                name=seat.player.name if seat.player is not None else seat.bot,
+                player_id=seat.player_id,
+                bot=seat.bot,
+                score=points_text(score) if scored or result is not None else "",
+                place=result.places[seat.position] if result is not None else None,
+            )
+        )
+    return TableLine(
+        number=table.number,
+        game_id=table.game_id,
+        status=state.status if state is not None else "",
+        hands_scored=state.tally.hands_scored if state is not None else 0,
+        seats=tuple(seats),
+    )
+
+
+def tournament_rounds(tournament: Tournament) -> list[RoundLine]:
+    """The published and completed rounds, newest first, with their tables."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament, status__in=PUBLIC_ROUND_STATUSES)
+        .order_by("-number")
+        .prefetch_related("tables__seats__player")
+        .only("id", "number", "status", "byes", "tournament_id")
+    )
+    tables = [table for round_ in rounds for table in round_.tables.all()]
+    games = Game.objects.filter(pk__in=[t.game_id for t in tables if t.game_id is not None]).defer("snapshot")
+    states = game_states(games)
+    bye_ids = {pid for round_ in rounds for pid in round_.byes}
+    names = dict(Player.objects.filter(pk__in=bye_ids).values_list("pk", "name")) if bye_ids else {}
+    return [
+        RoundLine(
+            number=round_.number,
+            status=round_.status,
+            tables=tuple(_table_line(table, states) for table in round_.tables.all()),
+            byes=tuple(names.get(pid, f"player {pid}") for pid in round_.byes),
+        )
+        for round_ in rounds
+    ]
+
+
+@functools.cache
+def _marker_sql() -> str:
+    quote = connection.ops.quote_name
+    tournament, state, round_ = (quote(m._meta.db_table) for m in (Tournament, StandingsState, Round))
+    rounds = f"SELECT COUNT(*) FROM {round_} r WHERE r.tournament_id = t.id AND r.status"
+    return (
+        f"SELECT s.position, t.updated_at, ({rounds} IN (%s, %s)), ({rounds} = %s) "
+        f"FROM {tournament} t LEFT JOIN {state} s ON s.tournament_id = t.id "
+        "WHERE t.id = %s AND t.status IN (%s, %s, %s)"
+    )
+
+
+def live_marker(tournament_id: int) -> str | None:
+    """What a live poll compares (its ETag), in one query: the position the standings
+    projection is current to, the tournament's published and completed rounds (a new
+    round's tables show before any result), and when the tournament itself last changed.
+    None when the tournament is not public.
+
+    The statement is written once (like :func:`games.store.read_game`): compiling the
+    same query from a queryset on every poll costs several times its database time."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _marker_sql(),
+            [*PUBLIC_ROUND_STATUSES, Round.Status.COMPLETE, tournament_id, *PUBLIC_TOURNAMENT_STATUSES],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    position, updated, published, complete = row
+    # SQLite hands the time back as text, PostgreSQL as a datetime: its digits suffice.
+    changed = re.sub(r"\D", "", str(updated))
+    return f"p{position or 0}-r{published}.{complete}-t{changed}"
+
+
+# --- a player's page -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One of the player's tournament games."""
+
+    round_number: int
+    table_number: int
+    game_id: int | None
+    status: str
+    opponents: tuple[str, ...]
+    score: str
+    place: int | None
+    seats: int
+
+    @property
+    def status_text(self) -> str:
+        return status_words(self.status)
+
+
+@dataclass
+class TournamentResults:
+    tournament_id: int
+    name: str
+    status: str
+    games: list[GameLine] = field(default_factory=list)
+    finished: int = 0
+    wins: int = 0
+    total: Fraction = Fraction(0)
+
+    @property
+    def total_text(self) -> str:
+        return points_text(self.total)
+
+    @property
+    def status_text(self) -> str:
+        return str(Tournament.Status(self.status).label)
+
+
+@dataclass
+class HeadToHead:
+    """The player's record against one opponent, over finished games where both sat."""
+
+    opponent_id: int
+    opponent: str
+    games: int = 0
+    won: int = 0  # finished above the opponent
+    tied: int = 0
+    lost: int = 0
+    net: Fraction = Fraction(0)  # the player's game points minus the opponent's, summed
+
+    @property
+    def net_text(self) -> str:
+        return points_text(self.net)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    tournaments: list[TournamentResults]
+    head_to_head: list[HeadToHead]
+
+
+def player_record(player: Player) -> PlayerRecord:
+    """The player's tournament games (published rounds of public tournaments), newest
+    tournament first, and their head-to-head record against every human opponent."""
+    seats = list(
+        TableSeat.objects.filter(
+            player=player,
+            table__round__status__in=PUBLIC_ROUND_STATUSES,
+            table__round__tournament__status__in=PUBLIC_TOURNAMENT_STATUSES,
+        )
+        .select_related("table__round__tournament")
+        .order_by(
+            "-table__round__tournament__created_at", "table__round__tournament_id", "table__round__number"
+        )
+    )
+    table_ids = [seat.table_id for seat in seats]
+    others: dict[int, list[TableSeat]] = defaultdict(list)
+    for other in (
+        TableSeat.objects.filter(table_id__in=table_ids).select_related("player").order_by("position")
+    ):
+        others[other.table_id].append(other)
+    game_ids = [seat.table.game_id for seat in seats if seat.table.game_id is not None]
+    states = game_states(Game.objects.filter(pk__in=game_ids).defer("snapshot"))
+
+    by_tournament: dict[int, TournamentResults] = {}
+    h2h: dict[int, HeadToHead] = {}
+    for seat in seats:
+        table = seat.table
+        tournament = table.round.tournament
+        entry = by_tournament.get(tournament.pk)
+        if entry is None:
+            entry = by_tournament[tournament.pk] = TournamentResults(
+                tournament.pk, tournament.name, tournament.status
+            )
+        state = states.get(table.game_id) if table.game_id is not None else None
+        result = state.result if state is not None else None
+        opponents = [o for o in others[table.pk] if o.position != seat.position]
+        score = state.scores[seat.position] if state is not None else None
+        entry.games.append(
+            GameLine(
+                round_number=table.round.number,
+                table_number=table.number,
+                game_id=table.game_id,
+                status=state.status if state is not None else "",
+                opponents=tuple(o.player.name if o.player is not None else o.bot for o in opponents),
+                score=points_text(score)
+                if state is not None and (state.tally.hands_scored or result)
+                else "",
+                place=result.places[seat.position] if result is not None else None,
+                seats=len(others[table.pk]),
+            )
+        )
+        if result is None:
+            continue
+        mine = result.places[seat.position]
+        entry.finished += 1
+        entry.wins += mine == 1
+        entry.total += result.points[seat.position]
+        for other in opponents:
+            if other.player is None:
+                continue
+            record = h2h.get(other.player.pk)
+            if record is None:
+                record = h2h[other.player.pk] = HeadToHead(other.player.pk, other.player.name)
+            theirs = result.places[other.position]
+            record.games += 1
+            record.won += mine < theirs
+            record.tied += mine == theirs
+            record.lost += mine > theirs
+            record.net += result.points[seat.position] - result.points[other.position]
+    return PlayerRecord(
+        tournaments=list(by_tournament.values()),
+        head_to_head=sorted(h2h.values(), key=lambda r: (-r.games, r.opponent)),
+    )
+
+
+def running_tournaments(limit: int = 10) -> list[Tournament]:
+    """Tournaments being played now, latest first, with their club."""
+    return list(
+        Tournament.objects.filter(status=Tournament.Status.RUNNING)
+        .select_related("club")
+        .annotate(
+            rounds_played=Max("round_set__number", filter=Q(round_set__status__in=PUBLIC_ROUND_STATUSES))
+        )
+        .order_by("-created_at", "-id")[:limit]
+    )

@@ -1,0 +1,272 @@
+"""The standings and ratings as the public pages show them, read from League II's
+projections (:mod:`league.projection` for the standings; :func:`league.selectors.ordinals`
+and :func:`league.selectors.player_ratings` for the ratings). Nothing is computed here
+but the presentation: the as-of query read from the page's form, the comparison of two
+timelines (rows that differ are marked), each row's rating ordinal, and the rating
+history as chart series."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from league.models import Player, RatingEntry, Round, Tournament
+from league.projection import (
+    CORRECTED,
+    RECORDED,
+    Moment,
+    StandingsQueryError,
+    read_standings,
+    settings_of,
+    standings_changes,
+)
+from league.ratings import family_of
+from league.selectors import ordinals, player_ratings
+from league.standings import REGISTRY, Settings
+from web.public_reads import PUBLIC_ROUND_STATUSES, points_text
+from web.rating_chart import Point, Series
+
+LEADERS = 3
+HIDDEN_TIEBREAKS = frozenset({"random"})
+TIEBREAK_LABELS = {
+    "points": "Pts",
+    "wins": "Wins",
+    "average_placement": "Avg place",
+    "played": "Played",
+    "buchholz": "Buchholz",
+    "median_buchholz": "Med. Buchholz",
+    "sonneborn_berger": "S-B",
+    "head_to_head": "H2H",
+}
+FAMILY_NAMES = dict(RatingEntry.Family.choices)
+
+
+@dataclass(frozen=True)
+class Query:
+    """The page's as-of form: ``after_round`` (None: every round), ``timeline`` and, on
+    the recorded timeline, ``at`` (a time or a position). ``error`` says in words what
+    was wrong with the input; the page then shows the live standings and the message."""
+
+    after_round: int | None = None
+    timeline: str = CORRECTED
+    at_text: str = ""
+    moment: Moment | None = None
+    error: str = ""
+    error_code: str = ""
+
+    @property
+    def is_live(self) -> bool:
+        return self.after_round is None and self.timeline == CORRECTED and self.moment is None
+
+    @property
+    def compares(self) -> bool:
+        """Whether a second timeline is shown beside the first (a recorded moment)."""
+        return self.moment is not None
+
+
+MAX_POSITION = 2**63 - 1  # event positions are 64-bit
+
+
+def _moment(raw: str) -> Moment:
+    if raw.isdigit():
+        if int(raw) > MAX_POSITION:
+            raise StandingsQueryError("invalid_at", f"“{raw}” is past the last possible event position")
+        return Moment(position=int(raw))
+    try:
+        when = parse_datetime(raw)
+    except ValueError:  # well formed but not a date, like 2026-13-45T00:00
+        when = None
+    if when is None:
+        raise StandingsQueryError(
+            "invalid_at", f"“{raw}” is neither a time (2026-11-23T21:40) nor an event position"
+        )
+    if timezone.is_naive(when):
+        when = timezone.make_aware(when, timezone.get_current_timezone())
+    return Moment(time=when)
+
+
+def parse_query(params: Mapping[str, str], tournament: Tournament) -> Query:
+    raw_round = (params.get("after_round") or "").strip()
+    timeline = (params.get("timeline") or CORRECTED).strip()
+    at_text = (params.get("at") or "").strip()
+    try:
+        after_round: int | None = None
+        if raw_round:
+            if not raw_round.isdigit() or int(raw_round) < 1:
+                raise StandingsQueryError(
+                    "invalid_after_round", "After round must be a round number (1, 2, …)."
+                )
+            after_round = int(raw_round)
+        if timeline not in (CORRECTED, RECORDED):
+            raise StandingsQueryError(
+                "invalid_timeline", "Timeline must be “as corrected now” or “as shown then”."
+            )
+        moment = None
+        if timeline == RECORDED:
+            if not at_text:
+                raise StandingsQueryError(
+                    "at_required", "“As shown then” needs a time (or an event position)."
+                )
+            moment = _moment(at_text)
+        return Query(after_round, timeline, at_text if moment else "", moment)
+    except StandingsQueryError as error:
+        return Query(at_text=at_text, error=str(error), error_code=error.code)
+
+
+def round_numbers(tournament: Tournament) -> list[int]:
+    return list(
+        Round.objects.filter(tournament=tournament, status__in=PUBLIC_ROUND_STATUSES)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+@dataclass
+class Row:
+    rank: int | None
+    player_id: int
+    name: str
+    points: str
+    played: int
+    tiebreaks: list[str]
+    ordinal: str
+    changed: bool = False
+    other_rank: int | None = None
+    other_points: str = ""
+
+
+@dataclass
+class StandingsTable:
+    timeline: str
+    after_round: int | None
+    position: int
+    recorded_at: datetime | None
+    tiebreak_names: list[str]
+    rows: list[Row]
+    other_label: str = ""  # the compared timeline, when there is one
+    changed: int = 0
+    # (heading, what it means) of each tiebreak column
+    tiebreak_columns: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _fraction_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        try:
+            return points_text(Fraction(value))
+        except (ValueError, ZeroDivisionError):
+            return value
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def ordinals_for(tournament: Tournament, player_ids: list[int]) -> dict[int, float]:
+    """Each player's current rating ordinal in the tournament's club and game family."""
+    family = family_of(tournament.preset)
+    if family is None or not player_ids:
+        return {}
+    return ordinals(tournament.club_id, family, player_ids)
+
+
+def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
+    names = list(Settings.from_mapping(settings_of(tournament)).tiebreaks)  # the preset's when none are set
+    # The seeded draw orders players nothing else separates; its number means nothing to a reader.
+    names = [name for name in names if name not in HIDDEN_TIEBREAKS]
+    players = [row["player"]["id"] for row in document["rows"]]
+    ordinals = ordinals_for(tournament, players)
+    recorded_at = document["current_to"].get("recorded_at")
+    return StandingsTable(
+        timeline=document["timeline"],
+        after_round=document["after_round"],
+        position=document["current_to"]["position"],
+        recorded_at=parse_datetime(recorded_at) if recorded_at else None,
+        tiebreak_names=names,
+        tiebreak_columns=[(TIEBREAK_LABELS.get(name, name), REGISTRY[name].doc) for name in names],
+        rows=[
+            Row(
+                rank=row["rank"],
+                player_id=row["player"]["id"],
+                name=row["player"]["name"],
+                points=_fraction_text(row["points"]),
+                played=row["played"],
+                tiebreaks=[_fraction_text(row.get("tiebreaks", {}).get(name)) for name in names],
+                ordinal=f"{ordinals[row['player']['id']]:.1f}" if row["player"]["id"] in ordinals else "",
+            )
+            for row in document["rows"]
+        ],
+    )
+
+
+def live(tournament: Tournament) -> StandingsTable:
+    return _table(tournament, read_standings(tournament))
+
+
+def leaders(tournament: Tournament) -> list[Row]:
+    return [row for row in live(tournament).rows if row.rank is not None][:LEADERS]
+
+
+def as_of(tournament: Tournament, query: Query) -> StandingsTable:
+    """The standings the query asks for; at a recorded moment, compared with the same
+    rounds as corrected now: a row whose rank or points differ is marked changed."""
+    shown = _table(
+        tournament,
+        read_standings(tournament, after_round=query.after_round, timeline=query.timeline, at=query.moment),
+    )
+    if not query.compares:
+        return shown
+    now = _table(tournament, read_standings(tournament, after_round=query.after_round))
+    by_player = {row.player_id: row for row in now.rows}
+    for row in shown.rows:
+        other = by_player.get(row.player_id)
+        row.other_rank = other.rank if other is not None else None
+        row.other_points = other.points if other is not None else ""
+        row.changed = other is None or (other.rank, other.points) != (row.rank, row.points)
+    shown.other_label = "as corrected now"
+    shown.changed = sum(row.changed for row in shown.rows)
+    return shown
+
+
+def corrections(tournament: Tournament) -> list[dict[str, Any]]:
+    """The corrections that changed standings already shown, newest first, each with its
+    time as a ``datetime`` (``when``) for the page to format."""
+    return [
+        {**change, "when": parse_datetime(change["recorded_at"])}
+        for change in reversed(standings_changes(tournament))
+    ]
+
+
+def rating_series(player: Player) -> list[Series]:
+    """The player's rating after each rated game, one series per game family."""
+    return [
+        Series(
+            FAMILY_NAMES.get(family["family"], family["family"]),
+            tuple(
+                Point(f"game {entry['game']}", entry["mu"], entry["ordinal"]) for entry in family["history"]
+            ),
+        )
+        for family in player_ratings(player)
+        if family["history"]
+    ]
+
+
+__all__ = [
+    "Query",
+    "Row",
+    "StandingsTable",
+    "as_of",
+    "corrections",
+    "leaders",
+    "live",
+    "ordinals_for",
+    "parse_query",
+    "rating_series",
+    "round_numbers",
+]

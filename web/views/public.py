@@ -1,0 +1,140 @@
+"""The public pages: the home page, a tournament's page (rounds, tables, standings as of
+any moment, corrections, live updates) and a player's page (results, head-to-head,
+rating history). Anyone may open them, signed in or not; they show nothing a spectator
+may not know.
+
+The tournament page's live part polls ``/tournaments/<id>/live/`` with htmx, as a
+conditional request: the part carries its ETag (the standings projection's position and
+the rounds' state, :func:`web.public_reads.live_marker`) and sends it back as
+``If-None-Match`` (``hx-headers``). An unchanged poll is answered ``304 Not Modified``
+after that one query, before anything else is read, and htmx leaves the page as it is
+(``responseHandling`` in the page's htmx config), so nothing flickers and a keyboard
+user's focus stays where it was; a changed poll gets the new part, with its new ETag."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import quote_etag
+from django.views.decorators.http import require_safe
+
+from engine.rules import PRESETS
+from games.selectors import recent_games
+from league.models import Player
+from league.selectors import clubs_with_player_counts
+from web import public_standings
+from web.public_reads import (
+    live_marker,
+    player_record,
+    public_tournament,
+    running_tournaments,
+    tournament_rounds,
+)
+from web.rating_chart import rating_chart
+
+POLL_SECONDS = 2
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    running = running_tournaments()
+    return render(
+        request,
+        "home.html",
+        {
+            "clubs": clubs_with_player_counts(),
+            "presets": sorted(PRESETS),
+            "games": recent_games(10),
+            "running": [(t, public_standings.leaders(t)) for t in running],
+        },
+    )
+
+
+def _tournament_or_404(tournament_id: int) -> Any:
+    tournament = public_tournament(tournament_id)
+    if tournament is None:
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def _live_context(tournament: Any, etag: str) -> dict[str, Any]:
+    """What the live part shows; ``etag`` is read before it, so a change landing in
+    between makes the next poll fetch the part again (never the other way round)."""
+    return {
+        "tournament": tournament,
+        "rounds": tournament_rounds(tournament),
+        "standings": public_standings.live(tournament),
+        "poll_seconds": POLL_SECONDS,
+        "live_headers": json.dumps({"If-None-Match": etag}),
+    }
+
+
+def _etag(tournament_id: int) -> str:
+    marker = live_marker(tournament_id)
+    if marker is None:
+        raise Http404("No such tournament.")
+    return quote_etag(marker)
+
+
+@require_safe
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    query = public_standings.parse_query(request.GET, tournament)
+    context: dict[str, Any] = {
+        "query": query,
+        "round_numbers": public_standings.round_numbers(tournament),
+        "corrections": public_standings.corrections(tournament),
+    }
+    if query.is_live:
+        context |= _live_context(tournament, _etag(tournament.pk))
+    else:
+        context |= {
+            "tournament": tournament,
+            "rounds": tournament_rounds(tournament),
+            "standings": public_standings.as_of(tournament, query),
+        }
+    return render(request, "public/tournament.html", context, status=400 if query.error else 200)
+
+
+@require_safe
+def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The live part of the tournament page: what htmx polls (a 304 when unchanged)."""
+    etag = _etag(tournament_id)
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        unchanged["ETag"] = etag
+        return unchanged
+    tournament = _tournament_or_404(tournament_id)
+    response = render(request, "public/_live.html", _live_context(tournament, etag))
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+@require_safe
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    history = public_standings.rating_series(player)
+    return render(
+        request,
+        "public/player.html",
+        {
+            "player": player,
+            "record": player_record(player),
+            "chart": rating_chart(history, title=f"Rating history of {player.name}"),
+            "history": history,
+        },
+    )
+
+
+urlpatterns = [
+    path("", home, name="home"),
+    path("tournaments/<int:tournament_id>/", tournament_page, name="public-tournament"),
+    path("tournaments/<int:tournament_id>/live/", tournament_live, name="public-tournament-live"),
+    path("players/<int:player_id>/", player_page, name="public-player"),
+]
