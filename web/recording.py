@@ -179,7 +179,8 @@ def card_history(kept: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dic
             where = "the discard pile" if data.get("source") == "discard" else "the stock"
             history[data["card"]] = f"was taken from {where} by {who} in turn {turn}"
         elif kind == "CardDiscarded":
-            history[data.get("card")] = f"was already discarded by {who} in turn {turn}"
+            if data.get("card"):
+                history[data["card"]] = f"was already discarded by {who} in turn {turn}"
             turn += 1
         elif kind == "Knocked":
             if data.get("card"):

@@ -491,7 +491,7 @@ def record(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
         if request.htmx:  # type: ignore[attr-defined]
             return _page(request, target, flash=flash)
         messages.success(request, flash)
-        return HttpResponseRedirect(target.url, status=303)  # type: ignore[return-value]
+        return HttpResponseRedirect(target.url, status=303)
     if request.method not in ("GET", "HEAD"):
         return _page(request, target, 405)
     return _page(request, target)
