@@ -7,4 +7,5 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("web.views.account")),
+    path("", include("web.views.desk")),
 ]
