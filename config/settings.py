@@ -206,6 +206,8 @@ CACHES = {
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "drain-outbox": {"task": "games.tasks.drain_outbox", "schedule": 30.0},
     "watch-bot-turns": {"task": "games.tasks.watch_bot_turns", "schedule": 30.0},
+    # A round whose completion task was lost is completed within a minute.
+    "league-check-rounds": {"task": "league.tasks.check_open_rounds", "schedule": 60.0},
 }
 # A digital game waiting this long for a bot's move gets the bot turn enqueued again
 # (games/watchdog.py): the broker may have lost it.

@@ -3,6 +3,7 @@ viewer may see them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import engine
@@ -109,3 +110,19 @@ def recent_games(limit: int = 10) -> list[dict[str, Any]]:
         }
         for game in games
     ]
+
+
+def match_results(game_ids: Iterable[int]) -> dict[int, engine.MatchResult]:
+    """The result of each finished game among ``game_ids`` (its latest ``GameFinished``;
+    games not finished are left out). The league reads standings and winners from it."""
+    rows = (
+        GameEvent.objects.filter(game_id__in=list(game_ids), type="GameFinished", game__status="finished")
+        .order_by("game_id", "seq")
+        .only("game_id", "type", "schema_version", "data")
+    )
+    results: dict[int, engine.MatchResult] = {}
+    for row in rows:
+        event = engine.event_from_dict(row.stored_form())
+        assert isinstance(event, engine.GameFinished)
+        results[row.game_id] = event.result
+    return results

@@ -1,24 +1,259 @@
-"""League API: club-scoped operations that build on the games API."""
+"""League API: clubs, their players and tournaments, registrations and rounds.
+
+Who may do what: anyone (signed in or not) reads clubs, players, tournaments,
+registrations and published rounds; a draft round is shown to the club's directors and
+scorekeepers only. Every write needs a signed-in director of the club (a scorekeeper
+records the club's games through the game API). Refusals come in that order: 401 (not
+signed in), 404 (no such club, tournament, player or round), 403 (not a director), then
+what is wrong with the body (400) or with the state (409).
+
+Every write takes an ``Idempotency-Key``: a retry with the same key and body is
+answered from the original response and writes nothing (``LeagueWrite``)."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 
 from config.api_errors import ApiError
-from games import services
+from games import services as game_services
 from games.models import Game
-from games.serializers import GameCreatedSerializer, GameCreateSerializer
+from games.serializers import ErrorSerializer, GameCreatedSerializer, GameCreateSerializer
 from games.views import (
     IDEMPOTENCY_HEADER,
+    IDEMPOTENCY_KEY,
     ApiView,
     error_responses,
     game_create_arguments,
     game_created_response,
 )
-from league.models import Club, ClubGame
+from league import services
+from league.models import Club, ClubGame, LeagueWrite, Membership, Player, Registration, Round, Tournament
 from league.selectors import is_club_recorder
+from league.serializers import (
+    ClubSerializer,
+    PlayerCreateSerializer,
+    PlayerSerializer,
+    PublishSerializer,
+    RegistrationCreateSerializer,
+    RegistrationSerializer,
+    RegistrationUpdateSerializer,
+    RoundCreateSerializer,
+    RoundSerializer,
+    RoundSummarySerializer,
+    RoundUpdateSerializer,
+    TournamentCreateSerializer,
+    TournamentSerializer,
+    TournamentUpdateSerializer,
+    present_club,
+    present_player,
+    present_registration,
+    present_round,
+    present_tournament,
+)
+
+LEAGUE_ERRORS = {
+    400: "Invalid body, or a seating the rules of seating refuse (code names which)",
+    401: "Not signed in",
+    403: "Only the club's directors may do this (permission_denied)",
+    404: "No such club, tournament, player or round",
+    409: "Not in this state (round_not_complete, round_in_draft, round_not_draft, already_registered, …)",
+    413: "Body larger than the limit (request_too_large)",
+    422: "Idempotency-Key already used for a different request (idempotency_key_reused)",
+}
+
+
+def league_errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    return {code: OpenApiResponse(ErrorSerializer, description=LEAGUE_ERRORS[code]) for code in statuses}
+
+
+WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)
+
+
+# --- access -------------------------------------------------------------------------------
+
+
+# Ids and round numbers above these are not looked up (no row has them; the database's
+# integer columns could not even hold some).
+MAX_ID = 2**31 - 1
+MAX_ROUND = 32767
+
+
+def _club(club_id: int) -> Club:
+    club = Club.objects.filter(pk=club_id).first() if club_id <= MAX_ID else None
+    if club is None:
+        raise ApiError("not_found", f"there is no club {club_id}", 404)
+    return club
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    tournament = (
+        Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+        if tournament_id <= MAX_ID
+        else None
+    )
+    if tournament is None:
+        raise ApiError("not_found", f"there is no tournament {tournament_id}", 404)
+    return tournament
+
+
+def _round(request: Request, tournament: Tournament, number: int) -> Round:
+    round_ = (
+        Round.objects.filter(tournament=tournament, number=number).first() if number <= MAX_ROUND else None
+    )
+    if round_ is None or (
+        round_.status == Round.Status.DRAFT and not _sees_drafts(request, tournament.club_id)
+    ):
+        raise ApiError("not_found", f"tournament {tournament.pk} has no round {number}", 404)
+    return round_
+
+
+def _sees_drafts(request: Request, club_id: int) -> bool:
+    user = request.user
+    return bool(user.is_authenticated and is_club_recorder(user.pk, club_id))
+
+
+def _require_user(request: Request) -> None:
+    if not request.user.is_authenticated:
+        raise ApiError("not_authenticated", "sign in (session or token) first", status.HTTP_401_UNAUTHORIZED)
+
+
+def _user_id(request: Request) -> int:
+    """The signed-in caller's id (views call :func:`_require_user` first)."""
+    user_id = request.user.pk
+    if user_id is None:
+        raise ApiError("not_authenticated", "sign in (session or token) first", status.HTTP_401_UNAUTHORIZED)
+    return int(user_id)
+
+
+def _require_director(request: Request, club: Club) -> None:
+    is_director = Membership.objects.filter(
+        club=club, user_id=_user_id(request), role=Membership.Role.DIRECTOR
+    ).exists()
+    if not is_director:
+        raise ApiError(
+            "permission_denied", "only the club's directors manage its players and tournaments", 403
+        )
+
+
+def _body(request: Request, shape: type[Serializer[None]]) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise ApiError("invalid_request", "the body must be a JSON object")
+    body = shape(data=request.data)
+    body.is_valid(raise_exception=True)
+    data: dict[str, Any] = dict(body.validated_data)
+    return data
+
+
+# --- idempotent writes --------------------------------------------------------------------
+
+
+def _digest(request: Request) -> str:
+    document = {"method": request.method, "path": request.path, "body": request.data}
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _key(request: Request) -> str | None:
+    key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")
+    if key is not None and not IDEMPOTENCY_KEY.match(key):
+        raise ApiError(
+            "invalid_idempotency_key", "Idempotency-Key must be 1-200 characters of A-Z a-z 0-9 . _ ~ + / = -"
+        )
+    return key
+
+
+def _earlier(request: Request, key: str, digest: str) -> Response | None:
+    earlier = LeagueWrite.objects.filter(user_id=_user_id(request), key=key).first()
+    if earlier is None:
+        return None
+    if earlier.digest != digest:
+        raise ApiError(
+            "idempotency_key_reused",
+            "this Idempotency-Key was already used for a different request; use a new key per write",
+            422,
+        )
+    return Response(earlier.response, status=earlier.status_code)
+
+
+def idempotent(request: Request, write: Callable[[], dict[str, Any]], code: int = 201) -> Response:
+    """Run ``write`` (which returns the response body) in one transaction with the record
+    of its Idempotency-Key; a retry with the same key and body gets the original answer."""
+    key = _key(request)
+    digest = _digest(request)
+    if key is not None:
+        earlier = _earlier(request, key, digest)
+        if earlier is not None:
+            return earlier
+    try:
+        with transaction.atomic():
+            body = write()
+            if key is not None:
+                LeagueWrite.objects.create(
+                    user_id=_user_id(request), key=key, digest=digest, status_code=code, response=body
+                )
+    except IntegrityError:
+        # a retry raced its original, which committed first
+        earlier = _earlier(request, key, digest) if key is not None else None
+        if earlier is None:
+            raise
+        return earlier
+    return Response(body, status=code)
+
+
+# --- clubs and players --------------------------------------------------------------------
+
+
+class ClubListView(ApiView):
+    @extend_schema(operation_id="clubs_list", responses={200: ClubSerializer(many=True)}, summary="The clubs")
+    def get(self, request: Request) -> Response:
+        clubs = Club.objects.annotate(
+            player_count=Count("players", distinct=True), tournament_count=Count("tournaments", distinct=True)
+        ).order_by("name")
+        return Response([present_club(c) for c in clubs])
+
+
+class ClubDetailView(ApiView):
+    @extend_schema(
+        operation_id="clubs_retrieve", responses={200: ClubSerializer, **league_errors(404)}, summary="A club"
+    )
+    def get(self, request: Request, club_id: int) -> Response:
+        return Response(present_club(_club(club_id)))
+
+
+class ClubPlayersView(ApiView):
+    @extend_schema(
+        operation_id="clubs_players_list",
+        responses={200: PlayerSerializer(many=True), **league_errors(404)},
+        summary="The club's players",
+    )
+    def get(self, request: Request, club_id: int) -> Response:
+        club = _club(club_id)
+        return Response([present_player(p) for p in club.players.order_by("name")])
+
+    @extend_schema(
+        operation_id="clubs_players_create",
+        request=PlayerCreateSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: PlayerSerializer, **league_errors(*WRITE_ERRORS)},
+        summary="Add a player to the club (directors)",
+    )
+    def post(self, request: Request, club_id: int) -> Response:
+        _require_user(request)
+        club = _club(club_id)
+        _require_director(request, club)
+        data = _body(request, PlayerCreateSerializer)
+        return idempotent(request, lambda: present_player(services.add_player(club, data["name"])))
 
 
 class ClubGameCreateView(ApiView):
@@ -30,9 +265,7 @@ class ClubGameCreateView(ApiView):
         summary="Open a game under a club (its directors and scorekeepers may record it)",
     )
     def post(self, request: Request, club_id: int) -> Response:
-        club = Club.objects.filter(pk=club_id).first()
-        if club is None:
-            raise ApiError("not_found", f"there is no club {club_id}", 404)
+        club = _club(club_id)
         user = request.user
         if user.is_authenticated and not is_club_recorder(user.pk, club.pk):
             raise ApiError(
@@ -43,5 +276,237 @@ class ClubGameCreateView(ApiView):
             ClubGame.objects.create(club=club, game=game)
 
         arguments = game_create_arguments(request)
-        result = services.create_game(**arguments, context={"club": club.pk}, after_create=link)
+        result = game_services.create_game(**arguments, context={"club": club.pk}, after_create=link)
         return game_created_response(request, result)
+
+
+# --- tournaments --------------------------------------------------------------------------
+
+
+class ClubTournamentsView(ApiView):
+    @extend_schema(
+        operation_id="clubs_tournaments_list",
+        responses={200: TournamentSerializer(many=True), **league_errors(404)},
+        summary="The club's tournaments and league seasons",
+    )
+    def get(self, request: Request, club_id: int) -> Response:
+        club = _club(club_id)
+        return Response([present_tournament(t) for t in club.tournaments.all()])
+
+    @extend_schema(
+        operation_id="clubs_tournaments_create",
+        request=TournamentCreateSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: TournamentSerializer, **league_errors(*WRITE_ERRORS)},
+        summary="Create a tournament or league season (directors)",
+    )
+    def post(self, request: Request, club_id: int) -> Response:
+        _require_user(request)
+        club = _club(club_id)
+        _require_director(request, club)
+        data = _body(request, TournamentCreateSerializer)
+        return idempotent(
+            request, lambda: present_tournament(services.create_tournament(club, data, request.user))
+        )
+
+
+class TournamentDetailView(ApiView):
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        responses={200: TournamentSerializer, **league_errors(404)},
+        summary="A tournament",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(present_tournament(_tournament(tournament_id)))
+
+    @extend_schema(
+        operation_id="tournaments_partial_update",
+        request=TournamentUpdateSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: TournamentSerializer, **league_errors(*WRITE_ERRORS)},
+        summary="Change a tournament's settings, or close it with status finished (directors)",
+    )
+    def patch(self, request: Request, tournament_id: int) -> Response:
+        _require_user(request)
+        tournament = _tournament(tournament_id)
+        _require_director(request, tournament.club)
+        data = _body(request, TournamentUpdateSerializer)
+        return idempotent(
+            request,
+            lambda: present_tournament(services.update_tournament(tournament, data, request.user)),
+            code=200,
+        )
+
+
+# --- registrations ------------------------------------------------------------------------
+
+
+class RegistrationsView(ApiView):
+    @extend_schema(
+        operation_id="tournaments_registrations_list",
+        responses={200: RegistrationSerializer(many=True), **league_errors(404)},
+        summary="Who is registered, and their status",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(tournament_id)
+        rows = tournament.registrations.select_related("player").order_by("id")
+        return Response([present_registration(r) for r in rows])
+
+    @extend_schema(
+        operation_id="tournaments_registrations_create",
+        request=RegistrationCreateSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: RegistrationSerializer, **league_errors(*WRITE_ERRORS)},
+        summary='Register a club player ({"player": id}) or a new one ({"name": …}) (directors)',
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        _require_user(request)
+        tournament = _tournament(tournament_id)
+        _require_director(request, tournament.club)
+        data = _body(request, RegistrationCreateSerializer)
+        player = None
+        if "player" in data:
+            player = Player.objects.filter(pk=data["player"], club_id=tournament.club_id).first()
+            if player is None:
+                raise ApiError("not_found", f"the club has no player {data['player']}", 404)
+
+        def write() -> dict[str, Any]:
+            registration = services.register(
+                tournament,
+                player=player,
+                name=data.get("name"),
+                from_round=data.get("from_round"),
+                seed_number=data.get("seed_number"),
+            )
+            return present_registration(registration)
+
+        return idempotent(request, write)
+
+
+class RegistrationDetailView(ApiView):
+    @extend_schema(
+        operation_id="tournaments_registrations_partial_update",
+        request=RegistrationUpdateSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: RegistrationSerializer, **league_errors(*WRITE_ERRORS)},
+        summary="Check a player in, drop or withdraw them (directors)",
+    )
+    def patch(self, request: Request, tournament_id: int, player_id: int) -> Response:
+        _require_user(request)
+        tournament = _tournament(tournament_id)
+        _require_director(request, tournament.club)
+        registration = (
+            Registration.objects.select_related("player", "tournament")
+            .filter(tournament=tournament, player_id=player_id)
+            .first()
+            if player_id <= MAX_ID
+            else None
+        )
+        if registration is None:
+            raise ApiError("not_found", f"player {player_id} is not registered for this tournament", 404)
+        data = _body(request, RegistrationUpdateSerializer)
+
+        def write() -> dict[str, Any]:
+            changed = services.set_registration_status(
+                registration,
+                data["status"],
+                dropped_after=data.get("dropped_after"),
+                seed_number=data.get("seed_number"),
+                from_round=data.get("from_round"),
+            )
+            return present_registration(changed)
+
+        return idempotent(request, write, code=200)
+
+
+# --- rounds -------------------------------------------------------------------------------
+
+ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number")
+
+
+class RoundsView(ApiView):
+    @extend_schema(
+        operation_id="tournaments_rounds_list",
+        responses={200: RoundSummarySerializer(many=True), **league_errors(404)},
+        summary="The tournament's rounds (drafts to the club's staff only)",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament(tournament_id)
+        rounds = tournament.round_set.order_by("number")
+        if not _sees_drafts(request, tournament.club_id):
+            rounds = rounds.exclude(status=Round.Status.DRAFT)
+        return Response([{"number": r.number, "status": r.status} for r in rounds])
+
+    @extend_schema(
+        operation_id="tournaments_rounds_create",
+        request=RoundCreateSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: RoundSerializer, **league_errors(*WRITE_ERRORS)},
+        summary="Generate the next round as a draft (directors)",
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        _require_user(request)
+        tournament = _tournament(tournament_id)
+        _require_director(request, tournament.club)
+        data = _body(request, RoundCreateSerializer)
+        manual = None
+        if "tables" in data:
+            manual = {"tables": data["tables"], "byes": data.get("byes", [])}
+
+        def write() -> dict[str, Any]:
+            round_ = services.generate_round(
+                tournament, request.user, force_reason=data.get("force_reason", ""), manual=manual
+            )
+            return present_round(round_)
+
+        return idempotent(request, write)
+
+
+class RoundDetailView(ApiView):
+    @extend_schema(
+        operation_id="tournaments_rounds_retrieve",
+        responses={200: RoundSerializer, **league_errors(404)},
+        summary="A round: its tables, seats, games, byes and notes",
+    )
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = _tournament(tournament_id)
+        return Response(present_round(_round(request, tournament, number)))
+
+    @extend_schema(
+        operation_id="tournaments_rounds_partial_update",
+        request=RoundUpdateSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: RoundSerializer, **league_errors(*WRITE_ERRORS)},
+        summary="Edit a draft: swap two players, move one, or give all the tables (directors)",
+    )
+    def patch(self, request: Request, tournament_id: int, number: int) -> Response:
+        _require_user(request)
+        tournament = _tournament(tournament_id)
+        round_ = _round(request, tournament, number)
+        _require_director(request, tournament.club)
+        data = _body(request, RoundUpdateSerializer)
+        return idempotent(
+            request, lambda: present_round(services.edit_draft(round_, data, request.user)), code=200
+        )
+
+
+class RoundPublishView(ApiView):
+    @extend_schema(
+        operation_id="tournaments_rounds_publish",
+        request=PublishSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: RoundSerializer, **league_errors(*WRITE_ERRORS)},
+        summary="Publish a draft: one game per table (directors)",
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        _require_user(request)
+        tournament = _tournament(tournament_id)
+        round_ = _round(request, tournament, number)
+        _require_director(request, tournament.club)
+        data = _body(request, PublishSerializer)
+
+        def write() -> dict[str, Any]:
+            published = services.publish_round(round_, request.user, edit_reason=data.get("edit_reason"))
+            return present_round(published)
+
+        return idempotent(request, write)

@@ -7,7 +7,11 @@ class LeagueConfig(AppConfig):
     verbose_name = "League (clubs, players, tournaments)"
 
     def ready(self) -> None:
+        from games import outbox
         from games.access import register_recorder_check
+        from league import tasks
         from league.selectors import records_club_game
 
         register_recorder_check(records_club_game)
+        # A table is complete when its game finishes or is abandoned.
+        outbox.subscribe(tasks.GAME_ENDED, ["GameFinished", "GameAbandoned"])

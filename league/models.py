@@ -259,3 +259,25 @@ class TableSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.position}: {self.player or self.bot}"
+
+
+class LeagueWrite(models.Model):
+    """A write to the league API made with an ``Idempotency-Key``: a retry with the same
+    key and body is answered from ``response`` and writes nothing; the same key with
+    another body is refused (``idempotency_key_reused``)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    digest = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="unique_league_write_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key}"

@@ -64,6 +64,8 @@ VALUES: dict[str, dict[str, str]] = {
 GAME = "{game}"  # replaced by the fixture's game id
 PHYSICAL = "{physical}"
 CLUB = "{club}"
+TOURNAMENT = "{tournament}"  # a club tournament with six players checked in, round 1 a draft
+PLAYER = "{player}"  # one of its registered players
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Endpoint:
     game: str | None = None  # "digital" or "physical": which game it writes to
     base: dict[str, Any] = field(default_factory=dict)
     fields: tuple[str, ...] = ()
+    league: bool = False  # a league write: it answers no game
 
 
 ENDPOINTS = [
@@ -207,6 +210,109 @@ ENDPOINTS = [
         fields=("username", "password"),
     ),
 ]
+
+LEAGUE_ENDPOINTS = [
+    Endpoint(
+        "league_player",
+        "POST",
+        f"/api/v1/clubs/{CLUB}/players",
+        "director",
+        base={"name": "Zed"},
+        fields=("name",),
+        league=True,
+    ),
+    Endpoint(
+        "tournament_create",
+        "POST",
+        f"/api/v1/clubs/{CLUB}/tournaments",
+        "director",
+        base={
+            "name": "Cup",
+            "kind": "tournament",
+            "preset": "knock-rummy",
+            "options": {"hands": 2},
+            "mode": "physical",
+            "table_size": {"min": 3, "max": 4},
+            "seating": "swiss",
+            "seating_params": {"swap_budget": 10},
+            "rounds": 3,
+            "bots": False,
+            "seed": "s",
+        },
+        fields=(
+            "name",
+            "kind",
+            "preset",
+            "options",
+            "options.hands",
+            "table_size",
+            "table_size.min",
+            "seating",
+            "seating_params",
+            "seating_params.swap_budget",
+            "rounds",
+            "bots",
+            "bot",
+            "seed",
+        ),
+        league=True,
+    ),
+    Endpoint(
+        "tournament_update",
+        "PATCH",
+        f"/api/v1/tournaments/{TOURNAMENT}",
+        "director",
+        base={"name": "Renamed"},
+        fields=("name", "rounds", "status", "table_size", "options"),
+        league=True,
+    ),
+    Endpoint(
+        "register",
+        "POST",
+        f"/api/v1/tournaments/{TOURNAMENT}/registrations",
+        "director",
+        base={"name": "Zed", "from_round": 2},
+        fields=("name", "player", "from_round", "seed_number"),
+        league=True,
+    ),
+    Endpoint(
+        "registration_update",
+        "PATCH",
+        f"/api/v1/tournaments/{TOURNAMENT}/registrations/{PLAYER}",
+        "director",
+        base={"status": "dropped", "dropped_after": 1},
+        fields=("status", "dropped_after", "seed_number"),
+        league=True,
+    ),
+    Endpoint(
+        "round_create",
+        "POST",
+        f"/api/v1/tournaments/{TOURNAMENT}/rounds",
+        "director",
+        base={"force_reason": "late"},
+        fields=("force_reason", "tables", "byes"),
+        league=True,
+    ),
+    Endpoint(
+        "round_edit",
+        "PATCH",
+        f"/api/v1/tournaments/{TOURNAMENT}/rounds/1",
+        "director",
+        base={"edit_reason": "why", "move": {"player": 1, "table": 1}},
+        fields=("edit_reason", "swap", "move", "move.player", "move.table", "tables"),
+        league=True,
+    ),
+    Endpoint(
+        "round_publish",
+        "POST",
+        f"/api/v1/tournaments/{TOURNAMENT}/rounds/1/publish",
+        "director",
+        base={"edit_reason": "why"},
+        fields=("edit_reason",),
+        league=True,
+    ),
+]
+ENDPOINTS += LEAGUE_ENDPOINTS
 
 READS = [
     Endpoint("detail", "GET", f"/api/v1/games/{GAME}", "player"),

@@ -12,8 +12,9 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Game, GameEvent
+from league import services as league_services
 from league.models import Club, Membership
-from tests.games.hostile import CLUB, GAME, PHYSICAL, Case, corpus
+from tests.games.hostile import CLUB, GAME, PHYSICAL, PLAYER, TOURNAMENT, Case, corpus
 from tests.support.games import client_for, new_game
 
 pytestmark = pytest.mark.django_db
@@ -39,6 +40,9 @@ def test_the_corpus_covers_every_class_and_endpoint() -> None:
         "detail",
         "events",
         "export",
+        "tournament_create",
+        "round_edit",
+        "round_publish",
     }
 
 
@@ -61,11 +65,26 @@ def build_world(
     elif needs == "physical":
         physical = new_game(owner, [services.SeatSpec("A"), services.SeatSpec("B")], mode="physical")
         games["physical"] = physical.game.pk
-    if CLUB in endpoint.path:
+    tournament, player = None, None
+    if CLUB in endpoint.path or TOURNAMENT in endpoint.path:
         callers["director"] = make_user("dora")
         club = Club.objects.create(name="Club", slug="club")
         Membership.objects.create(club=club, user=callers["director"], role=Membership.Role.DIRECTOR)
-    return {"games": games, "club": club.pk if club else None, "callers": callers}
+    if club is not None and TOURNAMENT in endpoint.path:
+        data = {"name": "Cup", "table_size": {"min": 3, "max": 4}, "rounds": 3, "seed": "fuzz"}
+        made = league_services.create_tournament(club, data, callers["director"])
+        for name in ("Ann", "Bo", "Cy", "Di", "Ed", "Flo"):
+            registration = league_services.register(made, name=name)
+            league_services.set_registration_status(registration, "checked_in")
+        league_services.generate_round(made, callers["director"])
+        tournament, player = made.pk, registration.player_id
+    return {
+        "games": games,
+        "club": club.pk if club else None,
+        "tournament": tournament,
+        "player": player,
+        "callers": callers,
+    }
 
 
 def fingerprint(game_id: int) -> tuple[int, int]:
@@ -78,6 +97,8 @@ def send(client: APIClient, case: Case, world: dict[str, Any]) -> Any:
         case.endpoint.path.replace(GAME, str(games.get("digital")))
         .replace(PHYSICAL, str(games.get(case.endpoint.game or "physical")))
         .replace(CLUB, str(world["club"]))
+        .replace(TOURNAMENT, str(world["tournament"]))
+        .replace(PLAYER, str(world["player"]))
     )
     endpoint = case.endpoint
     if case.query:
@@ -120,7 +141,7 @@ def test_a_hostile_request_is_never_a_5xx(
         # A committed write always has a renderable answer, now and when read again.
         response.json()
         game_id = written or response.json().get("id")
-        if endpoint.method == "POST" and game_id:
+        if endpoint.method == "POST" and game_id and not endpoint.league:
             for suffix in ("", "/events", "/export"):
                 again = client_for(world["callers"]["owner"]).get(f"/api/v1/games/{game_id}{suffix}")
                 assert again.status_code in (200, 403), (case.id, suffix, again.status_code)

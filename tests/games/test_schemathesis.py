@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 
 from games import services
+from league import services as league_services
 from league.models import Club, Membership
 from tests.support.games import new_game
 
@@ -37,13 +38,27 @@ def keep_connection() -> Iterator[None]:
 
 @pytest.fixture
 def table(keep_connection: None, owner: Any, ann: Any) -> dict[str, Any]:
-    """A digital game ann owns and plays seat 0 of, and a club she directs: generated
+    """A digital game ann owns and plays seat 0 of, a club she directs and its tournament
+    with six players checked in and round 1 in draft: generated
     requests are pointed at them (random ids would only ever find 404s)."""
     game = new_game(ann, [services.SeatSpec(user_id=ann.pk), services.SeatSpec(bot="greedy")]).game
     club = Club.objects.create(name="Club", slug="club")
     Membership.objects.create(club=club, user=ann, role=Membership.Role.DIRECTOR)
     token = Token.objects.get_or_create(user=ann)[0].key
-    return {"game_id": game.pk, "club_id": club.pk, "token": token}
+    data = {"name": "Cup", "table_size": {"min": 3, "max": 4}, "rounds": 3, "seed": "schema"}
+    tournament = league_services.create_tournament(club, data, ann)
+    for name in ("Ann", "Bo", "Cy", "Di", "Ed", "Flo"):
+        registration = league_services.register(tournament, name=name)
+        league_services.set_registration_status(registration, "checked_in")
+    league_services.generate_round(tournament, ann)  # round 1, a draft
+    return {
+        "game_id": game.pk,
+        "club_id": club.pk,
+        "tournament_id": tournament.pk,
+        "player_id": registration.player_id,
+        "number": 1,
+        "token": token,
+    }
 
 
 # Loaded when the module is collected (the schema view reads no database).
@@ -62,7 +77,7 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 )
 @pytest.mark.django_db
 def test_generated_requests_never_answer_5xx(case: Any, table: dict[str, Any]) -> None:
-    for name in ("game_id", "club_id"):
+    for name in ("game_id", "club_id", "tournament_id", "player_id", "number"):
         if name in (case.path_parameters or {}):
             case.path_parameters[name] = table[name]
     headers = {"Authorization": f"Token {table['token']}"} if "auth" not in case.operation.path else {}

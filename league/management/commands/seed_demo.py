@@ -11,7 +11,8 @@ from django.db import transaction
 
 from games.models import Game
 from league.demo_games import seed_demo_games
-from league.models import Club, Membership, Player
+from league.demo_tournaments import seed_demo_tournaments
+from league.models import Club, Membership, Player, Tournament
 
 DEMO_CLUB = ("Riverside Knock Rummy Club", "riverside")
 DEMO_PLAYERS = ("Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro")
@@ -30,8 +31,12 @@ class Command(BaseCommand):
         # that their side effects (bot turns) are dispatched as each commits.
         with transaction.atomic():
             club, admin, scorekeeper, players = self._people(password)
+        # The tournaments' games first: the single demo games are then the newest.
+        director = get_user_model().objects.get(username="director")
+        tournaments = seed_demo_tournaments(club=club, director=director, scorekeeper=scorekeeper)
         games = seed_demo_games(club=club, owner=admin, scorekeeper=scorekeeper, players=players)
         self._report(club, games, password)
+        self._report_tournaments(tournaments)
 
     def _people(self, password: str) -> tuple[Club, Any, Any, dict[str, Any]]:
         user_model = get_user_model()
@@ -59,6 +64,15 @@ class Command(BaseCommand):
             Membership.objects.get_or_create(club=club, user=user, role=Membership.Role.PLAYER)
 
         return club, admin, user_model.objects.get(username="scorekeeper"), players
+
+    def _report_tournaments(self, tournaments: list[Tournament]) -> None:
+        for tournament in tournaments:
+            rounds = ", ".join(f"{r.number} {r.status}" for r in tournament.round_set.order_by("number"))
+            self.stdout.write(
+                f"Tournament {tournament.pk}: {tournament.name} ({tournament.preset}, {tournament.seating}, "
+                f"{tournament.registrations.count()} players), {tournament.status}; rounds: {rounds} "
+                f"— http://127.0.0.1:8000/api/v1/tournaments/{tournament.pk}"
+            )
 
     def _report(self, club: Club, games: list[Game], password: str) -> None:
         self.stdout.write(self.style.SUCCESS(f"Demo club: {club.name} ({club.players.count()} players)"))

@@ -1,0 +1,329 @@
+"""Shapes of the league API: request bodies (checked here for their shape; the services
+check what they mean) and responses (for the OpenAPI schema; the views build dicts with
+the ``present_*`` functions below)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import Mode
+from league.models import Club, Player, Registration, Round, Table, Tournament
+from league.seating import METHODS
+from league.services import departs_from_generated
+
+# Where a number may be large, the largest taken: more than any event needs.
+MAX_NUMBER = 100_000
+
+
+class TableSizeSerializer(serializers.Serializer[None]):
+    min = serializers.IntegerField(min_value=2, max_value=8)
+    max = serializers.IntegerField(min_value=2, max_value=8)
+
+
+class SeatingParamsSerializer(serializers.Serializer[None]):
+    swap_budget = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_NUMBER, help_text="swiss: swaps tried to avoid repeats"
+    )
+    final_size = serializers.IntegerField(
+        required=False,
+        min_value=2,
+        max_value=8,
+        help_text="knockout, multi-player: players at the final table",
+    )
+    rounds = serializers.IntegerField(
+        required=False, min_value=1, max_value=100, help_text="round_robin: rounds of the schedule"
+    )
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(f"unknown seating parameter {', '.join(map(str, unknown))}")
+        return super().to_internal_value(data)
+
+
+class TournamentCreateSerializer(serializers.Serializer[None]):
+    name = serializers.CharField(max_length=120)
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=Tournament.Kind.TOURNAMENT)
+    preset = serializers.CharField(max_length=40, default="knock-rummy")
+    options = serializers.DictField(default=dict, help_text="Rule options overriding the preset")
+    mode = serializers.ChoiceField(choices=Mode.choices, default=Tournament.Mode.PHYSICAL)
+    table_size = TableSizeSerializer()
+    seating = serializers.ChoiceField(choices=sorted(METHODS), default="balanced")
+    seating_params = SeatingParamsSerializer(required=False)
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=100, required=False, allow_null=True, default=None
+    )
+    bots = serializers.BooleanField(
+        default=False, help_text="Fill digital tables with bots up to table_size.min"
+    )
+    bot = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    seed = serializers.CharField(max_length=64, required=False, help_text="Default: drawn at random")
+
+
+class TournamentUpdateSerializer(serializers.Serializer[None]):
+    name = serializers.CharField(max_length=120, required=False)
+    preset = serializers.CharField(max_length=40, required=False)
+    options = serializers.DictField(required=False)
+    mode = serializers.ChoiceField(choices=Mode.choices, required=False)
+    table_size = TableSizeSerializer(required=False)
+    seating = serializers.ChoiceField(choices=sorted(METHODS), required=False)
+    seating_params = SeatingParamsSerializer(required=False)
+    rounds = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+    bots = serializers.BooleanField(required=False)
+    bot = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    seed = serializers.CharField(max_length=64, required=False)
+    status = serializers.ChoiceField(
+        choices=Tournament.Status.choices, required=False, help_text='"finished" closes the tournament'
+    )
+
+
+class PlayerCreateSerializer(serializers.Serializer[None]):
+    name = serializers.CharField(max_length=80)
+
+
+class RegistrationCreateSerializer(serializers.Serializer[None]):
+    player = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
+    name = serializers.CharField(max_length=80, required=False, help_text="Creates the club player if new")
+    from_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    seed_number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("player" in attrs) == ("name" in attrs):
+            raise serializers.ValidationError('give either "player" (an id) or "name"')
+        return attrs
+
+
+class RegistrationUpdateSerializer(serializers.Serializer[None]):
+    status = serializers.ChoiceField(choices=Registration.Status.choices)
+    dropped_after = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    from_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    seed_number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
+
+
+class RoundCreateSerializer(serializers.Serializer[None]):
+    force_reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        help_text="Generate before the last round is complete",
+    )
+    tables = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), max_length=8
+        ),
+        required=False,
+        max_length=1000,
+        help_text="manual seating: the tables, player ids in seat order",
+    )
+    byes = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), required=False, max_length=8000
+    )
+
+
+class MoveSerializer(serializers.Serializer[None]):
+    player = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    table = serializers.IntegerField(min_value=1, max_value=1000, allow_null=True, help_text="null: a bye")
+    position = serializers.IntegerField(min_value=0, max_value=8, required=False)
+
+
+class RoundUpdateSerializer(serializers.Serializer[None]):
+    swap = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1),
+        min_length=2,
+        max_length=2,
+        required=False,
+    )
+    move = MoveSerializer(required=False)
+    tables = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), max_length=8
+        ),
+        required=False,
+        max_length=1000,
+    )
+    byes = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), required=False, max_length=8000
+    )
+    edit_reason = serializers.CharField(max_length=500, required=False, allow_blank=True)
+
+
+class PublishSerializer(serializers.Serializer[None]):
+    edit_reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        help_text="Why the tables differ from the generated ones",
+    )
+
+
+# --- responses (schema only) ---------------------------------------------------------------
+
+
+class ClubSerializer(serializers.Serializer[None]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    players = serializers.IntegerField()
+    tournaments = serializers.IntegerField()
+
+
+class PlayerSerializer(serializers.Serializer[None]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    has_login = serializers.BooleanField()
+
+
+class TableSizeOutSerializer(serializers.Serializer[None]):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+
+
+class TournamentSerializer(serializers.Serializer[None]):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField()
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    kind = serializers.CharField()
+    preset = serializers.CharField()
+    options = serializers.DictField()
+    mode = serializers.CharField()
+    table_size = TableSizeOutSerializer()
+    seating = serializers.CharField()
+    seating_params = serializers.DictField()
+    rounds = serializers.IntegerField(allow_null=True)
+    bots = serializers.BooleanField()
+    bot = serializers.CharField()
+    seed = serializers.CharField()
+    status = serializers.CharField()
+    rounds_generated = serializers.IntegerField()
+
+
+class RegistrationSerializer(serializers.Serializer[None]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    from_round = serializers.IntegerField()
+    dropped_after = serializers.IntegerField(allow_null=True)
+    seed_number = serializers.IntegerField(allow_null=True)
+
+
+class SeatOutSerializer(serializers.Serializer[None]):
+    player = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    bot = serializers.CharField(required=False)
+
+
+class TableOutSerializer(serializers.Serializer[None]):
+    number = serializers.IntegerField()
+    seats = SeatOutSerializer(many=True)
+    notes = serializers.ListField(child=serializers.CharField())
+    game = serializers.IntegerField(allow_null=True)
+    game_status = serializers.CharField(allow_null=True)
+
+
+class RoundSerializer(serializers.Serializer[None]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    method = serializers.CharField()
+    seed = serializers.CharField()
+    input_digest = serializers.CharField()
+    tables = TableOutSerializer(many=True)
+    byes = serializers.ListField(child=serializers.IntegerField())
+    notes = serializers.ListField(child=serializers.CharField())
+    edited = serializers.BooleanField()
+    edit_reason = serializers.CharField()
+
+
+class RoundSummarySerializer(serializers.Serializer[None]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+# --- presenting rows ------------------------------------------------------------------------
+
+
+def present_club(club: Club) -> dict[str, Any]:
+    return {
+        "id": club.pk,
+        "name": club.name,
+        "slug": club.slug,
+        "players": getattr(club, "player_count", None) or club.players.count(),
+        "tournaments": getattr(club, "tournament_count", None) or club.tournaments.count(),
+    }
+
+
+def present_player(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "name": player.name, "has_login": player.user_id is not None}
+
+
+def present_tournament(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "id": tournament.pk,
+        "club": tournament.club_id,
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "kind": tournament.kind,
+        "preset": tournament.preset,
+        "options": tournament.options,
+        "mode": tournament.mode,
+        "table_size": {"min": tournament.table_min, "max": tournament.table_max},
+        "seating": tournament.seating,
+        "seating_params": tournament.seating_params,
+        "rounds": tournament.rounds,
+        "bots": tournament.bots,
+        "bot": tournament.bot,
+        "seed": tournament.seed,
+        "status": tournament.status,
+        "rounds_generated": tournament.round_set.count(),
+    }
+
+
+def present_registration(registration: Registration) -> dict[str, Any]:
+    return {
+        "player": registration.player_id,
+        "name": registration.player.name,
+        "status": registration.status,
+        "from_round": registration.from_round,
+        "dropped_after": registration.dropped_after,
+        "seed_number": registration.seed_number,
+    }
+
+
+def _present_table(table: Table) -> dict[str, Any]:
+    seats: list[dict[str, Any]] = []
+    for seat in table.seats.all():
+        if seat.player is not None:
+            seats.append({"player": seat.player_id, "name": seat.player.name})
+        else:
+            seats.append({"player": None, "name": f"{seat.bot.capitalize()} bot", "bot": seat.bot})
+    return {
+        "number": table.number,
+        "seats": seats,
+        "notes": list(table.notes),
+        "game": table.game_id,
+        "game_status": table.game.status if table.game is not None else None,
+    }
+
+
+def present_round(round_: Round) -> dict[str, Any]:
+    tables = (
+        round_.tables.select_related("game")
+        .defer("game__snapshot")
+        .prefetch_related("seats__player")
+        .order_by("number")
+    )
+    return {
+        "number": round_.number,
+        "status": round_.status,
+        "method": round_.method,
+        "seed": round_.seed,
+        "input_digest": round_.input_digest,
+        "tables": [_present_table(t) for t in tables],
+        "byes": list(round_.byes),
+        "notes": list(round_.notes),
+        "edited": departs_from_generated(round_),
+        "edit_reason": round_.edit_reason,
+    }

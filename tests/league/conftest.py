@@ -1,0 +1,44 @@
+"""Fixtures of the league API tests: a club with its staff, eager Celery, and a fresh
+state cache. Plain helpers are in tests/support/league.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from config.celery import app as celery_app
+from games import store
+from league.models import Club, Membership
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache() -> Iterator[None]:
+    store.state_cache.clear()
+    yield
+    store.state_cache.clear()
+
+
+@pytest.fixture
+def eager_celery() -> Iterator[None]:
+    """Run outbox tasks in process, even when a broker is configured (CI)."""
+    conf = celery_app.conf
+    saved = conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES
+    conf.CELERY_TASK_ALWAYS_EAGER = conf.CELERY_TASK_EAGER_PROPAGATES = True
+    yield
+    conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES = saved
+
+
+@pytest.fixture
+def staff(make_user: Callable[..., Any]) -> dict[str, Any]:
+    """A club and one user in each role: director, scorekeeper, player, outsider (a
+    user of no role in the club), and a director of another club."""
+    club = Club.objects.create(name="Kings", slug="kings")
+    other = Club.objects.create(name="Queens", slug="queens")
+    users = {name: make_user(name) for name in ("director", "scorekeeper", "player", "outsider", "foreign")}
+    Membership.objects.create(club=club, user=users["director"], role=Membership.Role.DIRECTOR)
+    Membership.objects.create(club=club, user=users["scorekeeper"], role=Membership.Role.SCOREKEEPER)
+    Membership.objects.create(club=club, user=users["player"], role=Membership.Role.PLAYER)
+    Membership.objects.create(club=other, user=users["foreign"], role=Membership.Role.DIRECTOR)
+    return {"club": club, "other": other, **users}
