@@ -48,7 +48,7 @@ def shown_default(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, dict):
         return deal_text(value)
-    return str(value)
+    return str(value).replace("_", " ")
 
 
 def deal_text(deal: dict[str, int]) -> str:

@@ -546,3 +546,54 @@ def test_closing_is_confirmed_and_refused_while_a_round_is_played(
     assert "Generate round" not in page and 'id="tournament-status">Finished' in page
     assert "Add a player" not in page and "Edit settings" not in page
     assert FormPost.objects.filter(key__contains="close").count() == 1
+
+
+# --- hostile input ------------------------------------------------------------------------
+
+HOSTILE = [
+    "",
+    " ",
+    "a\x00b",
+    "x" * 5000,
+    "-1",
+    "0",
+    "1e999999999",
+    "9" * 5000,
+    "1/0",
+    "NaN",
+    "<b>é</b>",
+    "[]",
+]
+
+
+def test_hostile_form_values_are_refused_plainly_never_a_500(playing: Table, director: Client) -> None:
+    """Every desk form, one hostile value in each field: an answer below 500, and no
+    control character stored."""
+    tournament = playing.round.tournament
+    desk = f"/tournaments/{tournament.pk}/desk"
+    registration = Registration.objects.filter(tournament=tournament).first()
+    assert registration is not None
+    forms = {
+        f"{desk}/register": ["name", "from_round", "check_in"],
+        f"{desk}/registrations/{registration.pk}": ["status"],
+        f"{desk}/rounds": ["force_reason"],
+        f"{desk}/rounds/1/edit": ["op", "player", "with", "table"],
+        f"{desk}/rounds/1/publish": ["edit_reason"],
+        f"{desk}/tables/{playing.pk}": ["kind", "seat", "points", "reason", "name", "version", "confirmed"],
+        "/clubs/riverside/tournaments/new": ["name", "table_min", "opt_jokers", "opt_cards_dealt", "preset"],
+        f"/tournaments/{tournament.pk}/edit": ["name", "rounds"],
+    }
+    n = 0
+    for url, fields in forms.items():
+        for name in fields:
+            for value in HOSTILE:
+                n += 1
+                base = {"kind": "adjust", "seat": "0", "points": "-5", "reason": "r", "op": "swap"}
+                if "tournaments/new" in url or (url.endswith("/edit") and "rounds" not in url):
+                    base = form_data(idempotency_key=key(f"h{n}"))
+                response = director.post(url, {**base, name: value, "idempotency_key": key(f"h{n}")})
+                assert response.status_code < 500, (url, name, value[:20])
+    names = list(Player.objects.values_list("name", flat=True))
+    assert not any("\x00" in name or len(name) > 80 for name in names)
+    reasons = [str(e.data.get("reason", "")) for e in GameEvent.objects.filter(game_id=playing.game_id)]
+    assert not any("\x00" in reason for reason in reasons)

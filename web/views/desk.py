@@ -10,6 +10,7 @@ idempotency key, the league's writes run through :func:`web.once.once`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -80,6 +81,21 @@ def _act(request: HttpRequest, scope: str, action: Action, fallback: str) -> Htt
     if outcome.message:
         messages.success(request, outcome.message)
     return redirect(outcome.location)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_POINTS = re.compile(r"^-?\d{1,6}(?:/\d{1,6}|\.\d{1,3})?$")
+
+
+def posted_text(post: Any, name: str, limit: int) -> str:
+    """A posted text field, stripped; ``ValueError`` (a message for the page) when it
+    holds control characters (which PostgreSQL refuses) or is longer than ``limit``."""
+    value = str(post.get(name, "")).strip()
+    if _CONTROL.search(value):
+        raise ValueError("Text may not contain control characters.")
+    if len(value) > limit:
+        raise ValueError(f"Keep it under {limit} characters.")
+    return value
 
 
 def _htmx(request: HttpRequest) -> bool:
@@ -418,9 +434,13 @@ def live_tables(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _director_tournament(request, pk)
-    name = request.POST.get("name", "").strip()
     from_round = _int(request.POST.get("from_round")) if request.POST.get("from_round") else None
     check_in = request.POST.get("check_in") == "on"
+    try:
+        name = posted_text(request.POST, "name", 80)
+    except ValueError as exc:
+        messages.error(request, f"The player's name: {exc}")
+        return redirect(desk_url(tournament, "registrations"))
     if not name:
         messages.error(request, "Type the player's name.")
         return redirect(desk_url(tournament, "registrations"))
@@ -487,8 +507,12 @@ def check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def generate(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _director_tournament(request, pk)
-    reason = request.POST.get("force_reason", "").strip()
     back = desk_url(tournament, "rounds")
+    try:
+        reason = posted_text(request.POST, "force_reason", 500)
+    except ValueError as exc:
+        messages.error(request, f"The reason: {exc}")
+        return redirect(back)
     why, may_force = why_no_round(tournament, list(tournament.round_set.order_by("number")))
     if why and not may_force and FormPost.objects.filter(key=posted_key(request, "generate") or "").exists():
         return redirect(back)  # the same form again, after it generated the round
@@ -541,12 +565,14 @@ def publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = _director_tournament(request, pk)
     round_ = _draft(tournament, number)
     back = desk_url(tournament, "rounds")
-    reason = request.POST.get("edit_reason")
+    try:
+        reason = posted_text(request.POST, "edit_reason", 500) if "edit_reason" in request.POST else None
+    except ValueError as exc:
+        messages.error(request, f"The reason: {exc}")
+        return redirect(back)
 
     def go() -> Outcome:
-        published = services.publish_round(
-            round_, request.user, edit_reason=reason.strip() if reason else None
-        )
+        published = services.publish_round(round_, request.user, edit_reason=reason)
         tables = published.tables.count()
         return Outcome(
             back, f"Round {number} published: {tables} table{'s' if tables != 1 else ''} can start playing."
@@ -651,12 +677,10 @@ def _last_entry(game: Game) -> str:
 def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
     """The engine command a correction form asks for, and the sentence confirming it.
     Malformed input raises ``ValueError`` with a message for the form."""
-    reason = str(post.get("reason", "")).strip()
+    reason = posted_text(post, "reason", 500)
     # the engine's ReplaceSeat carries no reason: the log says who took the seat, and who did it
     if not reason and kind != "replace":
         raise ValueError("Say why: a correction needs a reason.")
-    if len(reason) > 500:
-        raise ValueError("Keep the reason under 500 characters.")
     seat = _int(post.get("seat"))
     if kind in ("adjust", "replace") and (seat is None or not 0 <= seat < len(game.seats)):
         raise ValueError("Choose a seat.")
@@ -667,9 +691,11 @@ def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
     if kind == "adjust":
         text = str(post.get("points", "")).strip()
         try:
+            if not _POINTS.match(text):
+                raise ValueError(text)
             amount = Fraction(text)
         except (ValueError, ZeroDivisionError):
-            raise ValueError("Points are a whole number or a fraction, like -10 or 5/2.") from None
+            raise ValueError("Points are a whole number or a fraction, like -10, 5/2 or 2.5.") from None
         if amount == 0:
             raise ValueError("An adjustment of 0 changes nothing.")
         assert seat is not None
@@ -679,8 +705,8 @@ def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
             f"Adjust {_seat_name(game, seat)}'s score by {sign}{points(amount)}",
         )
     if kind == "replace":
-        name = str(post.get("name", "")).strip()
-        if not name or len(name) > 80:
+        name = posted_text(post, "name", 80)
+        if not name:
             raise ValueError("Name the player taking the seat (1 to 80 characters).")
         assert seat is not None
         return (
