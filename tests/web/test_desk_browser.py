@@ -138,3 +138,15 @@ def test_a_director_runs_round_one_from_the_desk(
     page.wait_for_url("**/desk/tables/*")
     expect(page.locator("h1")).to_contain_text("Table 1")
     narrow(page, "desk-table")
+
+    # a correction, confirmed on its own page, then listed with who made it
+    page.fill("#adjust-points", "-5")
+    page.fill("#adjust-reason", "arrived ten minutes late")
+    page.click("text=Adjust the score…")
+    expect(page.locator("h1")).to_have_text("Confirm the correction")
+    shot(page, "desk-correction-confirm")
+    page.click("button:has-text('Confirm')")
+    expect(page.locator("#messages")).to_contain_text("done by dana")
+    expect(page.locator("#corrections")).to_contain_text("dana adjusted a score")
+    expect(page.locator("#corrections")).to_contain_text("arrived ten minutes late")
+    shot(page, "desk-table")

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+import engine
+from games import store
 from games.models import Game, GameEvent
 from league import services
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
@@ -597,3 +599,30 @@ def test_hostile_form_values_are_refused_plainly_never_a_500(playing: Table, dir
     assert not any("\x00" in name or len(name) > 80 for name in names)
     reasons = [str(e.data.get("reason", "")) for e in GameEvent.objects.filter(game_id=playing.game_id)]
     assert not any("\x00" in reason for reason in reasons)
+
+
+def test_round_control_shows_a_showdown_awaiting_its_result_then_complete_tables(
+    playing: Table, people: dict[str, Any], director: Client
+) -> None:
+    from tests.support.games import play
+    from tests.support.league import finish_round
+
+    tournament = playing.round.tournament
+    desk = f"/tournaments/{tournament.pk}/desk"
+    game = Game.objects.get(pk=playing.game_id)
+    seat = store.load_state(game).to_move
+    assert seat is not None
+    play(game.pk, people["director"], {"type": "DrawFromStock", "seat": seat})
+    play(game.pk, people["director"], {"type": "Knock", "seat": seat, "card": "2C"})
+    assert Game.objects.get(pk=game.pk).status == "showdown"
+    live = text(director.get(f"{desk}/rounds/1/live"))
+    assert live.count('data-status="result"') == 1 and "awaiting the result" in live
+    assert "Hand 1" in live
+    assert engine.view(store.load_state(Game.objects.get(pk=game.pk)), None).hand is None
+    finish_round(playing.round, people["director"], {1: seat, 2: 1, 3: 2})
+    services.check_round_complete(playing.round)
+    page = text(director.get(desk))
+    assert page.count('data-status="complete"') == 3 and "Generate round 2" in page
+    assert 'hx-trigger="every 5s"' not in page  # a complete round is not polled
+    generated = follow(director, f"{desk}/rounds", {"idempotency_key": key(9)})
+    assert "Round 2 generated as a draft" in text(generated)
