@@ -114,7 +114,7 @@ def _check_settings(values: Mapping[str, Any]) -> TournamentSettings:
             f"{ruleset.min_players}-{ruleset.max_players} players",
         )
     method = values["seating"]
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS:
         known = ", ".join(sorted(METHODS))
         raise LeagueError("unknown_method", f"unknown seating method {method!r} (known: {known})")
     rounds = values["rounds"]
@@ -584,6 +584,11 @@ def generate_round(
                 )
             notes.append(f"generated before round {last.number} was complete: {reason[:REASON_LENGTH]}")
         request = seating_request(tournament, number)
+        if manual is not None and tournament.seating != "manual":
+            raise LeagueError(
+                "invalid_request",
+                f"tables are given for a manual seating; this tournament is {tournament.seating}",
+            )
         if tournament.seating == "manual":
             if not isinstance(manual, Mapping):
                 raise LeagueError(
@@ -704,7 +709,9 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
                 )
             round_.edit_reason = reason.strip()
         if change:
-            old = {tuple(t.seats): list(t.notes) for t in current.tables}
+            generated = Seating.from_dict(round_.generated)
+            old = {tuple(t.seats): list(t.notes) for t in generated.tables}
+            old.update({tuple(t.seats): list(t.notes) for t in current.tables})
             met = meetings(request.history)
             rows = []
             for seats in tables:
@@ -712,13 +719,23 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
                 rows.append((seats, old[key] if key in old else _edited_notes(seats, met, name)))
             _write_tables(round_, rows)
             round_.byes = byes
+            had_bye = set(current.byes)
             round_.notes = [
-                *(n for n in round_.notes if not n.startswith("bye: ")),
-                *(f"bye: {name(p)}" for p in byes),
+                # a bye note stays while its player still has the bye
+                *(
+                    n
+                    for n in round_.notes
+                    if not n.startswith("bye: ") or _bye_note_kept(n, byes, had_bye, name)
+                ),
+                *(f"bye: {name(p)} (given by the director)" for p in byes if p not in had_bye),
                 f"edited: {change}",
             ]
         round_.save()
         return round_
+
+
+def _bye_note_kept(note: str, byes: Sequence[PlayerId], had_bye: set[PlayerId], name: Any) -> bool:
+    return any(p in had_bye and note.startswith(f"bye: {name(p)} ") for p in byes)
 
 
 def _edited_notes(seats: Sequence[PlayerId], met: Mapping[tuple[int, int], int], name: Any) -> list[str]:

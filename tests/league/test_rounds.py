@@ -162,3 +162,39 @@ def test_check_rounds_command_completes_what_the_task_missed(staff: dict[str, An
     call_command("check_rounds", stdout=out)
     assert "1 published round complete" in out.getvalue()
     assert Round.objects.get(pk=round_.pk).status == "complete"
+
+
+def test_no_league_read_shows_a_card(staff: dict[str, Any], make_user: Callable[..., Any]) -> None:
+    """A digital round in play: the league's answers name games, never cards (the games
+    API decides who sees which card)."""
+    from engine.cards import ALL_CARDS
+    from games import services as game_services
+    from tests.support.games import client_for
+
+    codes = {card.code for card in ALL_CARDS}
+    tournament = _tournament(
+        staff, (), mode="digital", bots=True, bot="greedy", table_size={"min": 3, "max": 3}
+    )
+    director = staff["director"]
+    for name in ("Ann", "Bo"):
+        player = Player.objects.create(club=staff["club"], name=name, user=make_user(name.lower()))
+        services.set_registration_status(services.register(tournament, player=player), "checked_in")
+    round_ = services.publish_round(services.generate_round(tournament, director), director)
+    game = Game.objects.get(pk=round_.tables.get().game_id)
+    game_services.run_bot_turns(game_id=game.pk, expected_version=game.version)
+    assert Game.objects.get(pk=game.pk).version > 1  # dealt: there are cards to hide
+    t = tournament.pk
+    urls = [
+        f"/api/v1/tournaments/{t}",
+        f"/api/v1/tournaments/{t}/registrations",
+        f"/api/v1/tournaments/{t}/rounds",
+        f"/api/v1/tournaments/{t}/rounds/1",
+        f"/api/v1/clubs/{staff['club'].pk}/tournaments",
+    ]
+    for user in (None, staff["player"], staff["scorekeeper"], director):
+        for url in urls:
+            response = client_for(user).get(url)
+            assert response.status_code == 200, url
+            text = response.content.decode()
+            found = {code for code in codes if f'"{code}"' in text}
+            assert not found, (url, found)

@@ -254,3 +254,26 @@ def test_closing_a_tournament(staff: dict[str, Any]) -> None:
     assert closed.json()["status"] == "finished"
     after = write(director, "POST", f"/api/v1/tournaments/{t}/registrations", {"name": "Late"})
     assert (after.status_code, after.json()["code"]) == (409, "tournament_finished")
+
+
+def test_a_bye_given_by_the_director_is_noted_and_taken_back(staff: dict[str, Any]) -> None:
+    director = client_for(staff["director"])
+    t = create_tournament(director, staff["club"].pk)["id"]
+    register_and_check_in(director, t, ELEVEN[:7])
+    url = f"/api/v1/tournaments/{t}/rounds/1"
+    round_ = write(director, "POST", f"/api/v1/tournaments/{t}/rounds").json()
+    assert sorted(len(table["seats"]) for table in round_["tables"]) == [3, 4]
+    big = next(table for table in round_["tables"] if len(table["seats"]) == 4)
+    player, name = big["seats"][1]["player"], big["seats"][1]["name"]
+    out = write(director, "PATCH", url, {"move": {"player": player, "table": None}}).json()
+    assert out["byes"] == [player]
+    assert f"bye: {name} (given by the director)" in out["notes"]
+    back = write(director, "PATCH", url, {"move": {"player": player, "table": big["number"], "position": 1}})
+    body = back.json()
+    assert body["byes"] == [] and not any(n.startswith("bye: ") for n in body["notes"])
+    assert body["edited"] is False  # back where the method put them
+    # the tables of a balanced tournament are the method's: a manual seating is refused
+    other = create_tournament(director, staff["club"].pk, name="Other")["id"]
+    manual = write(director, "POST", f"/api/v1/tournaments/{other}/rounds", {"tables": [[1, 2, 3]]})
+    assert (manual.status_code, manual.json()["code"]) == (400, "invalid_request")
+    assert not Round.objects.filter(tournament_id=other).exists()
