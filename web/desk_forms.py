@@ -132,8 +132,17 @@ class TournamentForm(forms.Form):
         label="Which bot", choices=[("", "—")] + [(b, b) for b in sorted(BOTS)], required=False
     )
 
-    def __init__(self, *args: Any, preset: str | None = None, locked: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        preset: str | None = None,
+        locked: bool = False,
+        editing: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        # a tournament's kind is chosen when it is created
+        self.fields["kind"].disabled = editing
         chosen = preset or self._posted_preset()
         self.preset_name = chosen if chosen in PRESETS else DEFAULT_PRESET
         self.defaults = engine.get_ruleset(self.preset_name).options()
@@ -169,7 +178,12 @@ class TournamentForm(forms.Form):
         base = {name: self.data.get(name) for name in self.fields if not name.startswith(OPTION_PREFIX)}
         base["bots"] = self.data.get("bots") == "on"
         base.pop("options_for", None)
-        fresh = TournamentForm(initial={**self.initial, **base}, preset=self.preset_name, locked=self.locked)
+        fresh = TournamentForm(
+            initial={**self.initial, **base},
+            preset=self.preset_name,
+            locked=self.locked,
+            editing=self.fields["kind"].disabled,
+        )
         fresh.notice = (
             f"The rule options are now those of {self.preset_name}, with its defaults: check them, then save."
         )

@@ -239,7 +239,8 @@ def test_editing_settings_and_the_lock_once_a_round_exists(
     checked_in: Tournament, director: Client, people: dict[str, Any]
 ) -> None:
     url = f"/tournaments/{checked_in.pk}/edit"
-    assert 'value="Autumn Cup"' in text(director.get(url))
+    edit_page = text(director.get(url))
+    assert 'value="Autumn Cup"' in edit_page and re.search(r'name="kind"[^>]*disabled', edit_page)
     saved = director.post(url, form_data(name="Autumn Cup 2026", rounds="3", idempotency_key=key(2)))
     assert saved.status_code == 302
     checked_in.refresh_from_db()
@@ -626,3 +627,30 @@ def test_round_control_shows_a_showdown_awaiting_its_result_then_complete_tables
     assert 'hx-trigger="every 5s"' not in page  # a complete round is not polled
     generated = follow(director, f"{desk}/rounds", {"idempotency_key": key(9)})
     assert "Round 2 generated as a draft" in text(generated)
+
+
+@pytest.mark.urls("tests.web.desk_other_pages_urls")
+def test_links_to_the_exports_the_record_page_and_the_public_page_appear_once_they_exist(
+    playing: Table, director: Client
+) -> None:
+    tournament = playing.round.tournament
+    page = text(director.get(f"/tournaments/{tournament.pk}/desk"))
+    assert f'href="/api/v1/tournaments/{tournament.pk}/standings.csv"' in page
+    assert f'href="/api/v1/tournaments/{tournament.pk}/archive"' in page
+    assert f'href="/tables/{playing.pk}/record"' in page
+    club = text(director.get("/clubs/riverside/"))
+    assert f'<a href="/tournaments/{tournament.pk}/">Autumn Cup</a>' in club
+
+
+def test_without_those_pages_the_desk_links_to_none_of_them(playing: Table, director: Client) -> None:
+    from web.views.desk import route_exists
+
+    tournament = playing.round.tournament
+    page = text(director.get(f"/tournaments/{tournament.pk}/desk"))
+    for url in (
+        f"/api/v1/tournaments/{tournament.pk}/standings.csv",
+        f"/api/v1/tournaments/{tournament.pk}/archive",
+        f"/tables/{playing.pk}/record",
+    ):
+        assert (f'href="{url}"' in page) == route_exists(url)
+    assert not route_exists(f"/api/v1/tournaments/{tournament.pk}/no-such-export")

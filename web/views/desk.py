@@ -199,13 +199,13 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(desk_url(tournament))
     if request.method == "GET":
         preset = request.GET.get("preset") or None
-        form = TournamentForm(initial=initial_of(tournament), preset=preset, locked=locked)
+        form = TournamentForm(initial=initial_of(tournament), preset=preset, locked=locked, editing=True)
         if _htmx(request) and preset:
             return _options_partial(request, form)
         return render(request, "desk/tournament_form.html", {**context, "form": form})
     if request.method != "POST":
         return HttpResponse(status=405)
-    form = TournamentForm(request.POST, initial=initial_of(tournament), locked=locked)
+    form = TournamentForm(request.POST, initial=initial_of(tournament), locked=locked, editing=True)
     if form.preset_changed:
         return render(request, "desk/tournament_form.html", {**context, "form": form.with_new_preset()})
     if form.is_valid():
