@@ -235,6 +235,8 @@ class RoundSerializer(serializers.Serializer[None]):
     notes = serializers.ListField(child=serializers.CharField())
     edited = serializers.BooleanField()
     edit_reason = serializers.CharField()
+    published_at = serializers.DateTimeField(allow_null=True)
+    completed_at = serializers.DateTimeField(allow_null=True)
 
 
 class RoundSummarySerializer(serializers.Serializer[None]):
@@ -326,4 +328,6 @@ def present_round(round_: Round) -> dict[str, Any]:
         "notes": list(round_.notes),
         "edited": departs_from_generated(round_),
         "edit_reason": round_.edit_reason,
+        "published_at": round_.published_at.isoformat() if round_.published_at else None,
+        "completed_at": round_.completed_at.isoformat() if round_.completed_at else None,
     }

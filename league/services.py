@@ -264,6 +264,9 @@ def update_tournament(tournament: Tournament, data: Mapping[str, Any], by: Any) 
                 "mode": data.get("mode", tournament.mode),
             }
         )
+        fixed = tournament.kind == Tournament.Kind.TOURNAMENT and checked.seating != "knockout"
+        if fixed and checked.rounds is None:
+            raise LeagueError("invalid_request", "a one-day tournament needs its number of rounds")
         if checked.rounds is not None and checked.rounds < generated:
             raise LeagueError("invalid_request", f"rounds cannot go below the {generated} rounds generated")
         if "name" in data:

@@ -164,6 +164,10 @@ def test_settings_freeze_once_a_round_exists(staff: dict[str, Any]) -> None:
     frozen = write(director, "PATCH", f"/api/v1/tournaments/{t}", {"seating": "swiss"})
     assert (frozen.status_code, frozen.json()["code"]) == (409, "tournament_started")
     assert write(director, "PATCH", f"/api/v1/tournaments/{t}", {"name": "Autumn"}).json()["name"] == "Autumn"
+    open_ended = write(director, "PATCH", f"/api/v1/tournaments/{t}", {"rounds": None})
+    assert (open_ended.status_code, open_ended.json()["code"]) == (400, "invalid_request")
+    below = write(director, "PATCH", f"/api/v1/tournaments/{t}", {"rounds": 1})
+    assert below.status_code == 200 and below.json()["rounds"] == 1  # one round exists: 1 is allowed
 
 
 def test_registration_rules(staff: dict[str, Any]) -> None:
