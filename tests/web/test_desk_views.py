@@ -654,3 +654,17 @@ def test_without_those_pages_the_desk_links_to_none_of_them(playing: Table, dire
     ):
         assert (f'href="{url}"' in page) == route_exists(url)
     assert not route_exists(f"/api/v1/tournaments/{tournament.pk}/no-such-export")
+
+
+def test_a_manual_round_starts_in_registration_order_for_the_director_to_arrange(
+    club: Club, people: dict[str, Any], director: Client
+) -> None:
+    tournament = make_tournament(club, people["director"], seating="manual")
+    for name in NAMES[:7]:
+        services.set_registration_status(services.register(tournament, name=name), "checked_in")
+    desk = f"/tournaments/{tournament.pk}/desk"
+    generated = follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})
+    assert "tables of 4+3" in text(generated)
+    round_ = Round.objects.get()
+    seated = [[s.player.name for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")]
+    assert seated == [NAMES[:4], NAMES[4:7]] and "seated by the director" in round_.notes

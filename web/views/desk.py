@@ -35,6 +35,7 @@ from games.access import access_for, authorize_command
 from games.models import Game, Source
 from league import services
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
+from league.seating import table_sizes
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import posted_key
 from web.models import FormPost
@@ -521,12 +522,28 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(back)
 
     def make() -> Outcome:
-        round_ = services.generate_round(tournament, request.user, force_reason=reason)
+        manual = manual_start(tournament) if tournament.seating == "manual" else None
+        round_ = services.generate_round(tournament, request.user, force_reason=reason, manual=manual)
         sizes = "+".join(str(t.seats.count()) for t in round_.tables.order_by("number"))
         byes = f", {len(round_.byes)} bye{'s' if len(round_.byes) != 1 else ''}" if round_.byes else ""
         return Outcome(back, f"Round {round_.number} generated as a draft: tables of {sizes}{byes}.")
 
     return _act(request, "generate", make, back)
+
+
+def manual_start(tournament: Tournament) -> dict[str, list[Any]]:
+    """A manual tournament's starting seating for the desk: the checked-in players in
+    registration order, at tables of the tournament's sizes (the rest sit out); the
+    director then swaps and moves them as they want before publishing."""
+    number = tournament.round_set.count() + 1
+    active = [r.player_id for r in services.active_registrations(tournament, number)]
+    low = 2 if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL else tournament.table_min
+    sizes, _ = table_sizes(len(active), low, tournament.table_max)
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(active[start : start + size])
+        start += size
+    return {"tables": tables, "byes": active[start:]}
 
 
 def _draft(tournament: Tournament, number: int) -> Round:
