@@ -341,7 +341,8 @@ def test_generate_preview_swap_in_two_clicks_and_publish(checked_in: Tournament,
     desk = f"/tournaments/{checked_in.pk}/desk"
     generated = follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})
     assert "Round 1 generated as a draft: tables of 4+3+3." in text(generated)
-    follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})  # the same form again
+    again = follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})  # the same form again
+    assert "Round 1 generated as a draft" in text(again) and "still a draft" not in text(again)
     assert Round.objects.count() == 1
     round_ = Round.objects.get()
     page = text(director.get(desk))

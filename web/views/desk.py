@@ -38,7 +38,6 @@ from league.models import Club, Membership, Player, Registration, Round, Table, 
 from league.seating import table_sizes
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import posted_key
-from web.models import FormPost
 from web.once import Outcome, once
 from web.roles import has_role, require_director
 
@@ -514,14 +513,13 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError as exc:
         messages.error(request, f"The reason: {exc}")
         return redirect(back)
-    why, may_force = why_no_round(tournament, list(tournament.round_set.order_by("number")))
-    if why and not may_force and FormPost.objects.filter(key=posted_key(request, "generate") or "").exists():
-        return redirect(back)  # the same form again, after it generated the round
-    if why and not may_force:
-        messages.error(request, why)
-        return redirect(back)
 
     def make() -> Outcome:
+        # say why first, in the desk's words (a repeated form never gets here: once()
+        # answers it with the first post's outcome)
+        why, may_force = why_no_round(tournament, list(tournament.round_set.order_by("number")))
+        if why and not may_force:
+            raise ApiError("cannot_generate", why, 409)
         manual = manual_start(tournament) if tournament.seating == "manual" else None
         round_ = services.generate_round(tournament, request.user, force_reason=reason, manual=manual)
         sizes = "+".join(str(t.seats.count()) for t in round_.tables.order_by("number"))
