@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("web.views.play")),
     path("", include("web.views.public")),
     path("", include("web.views.record")),
+    path("", include("web.views.desk")),
 ]

@@ -1,0 +1,671 @@
+"""The director's desk, page by page and role by role: what each role is shown, what is
+refused (the 403 page, nothing changed), and every desk action through plain form posts
+(POST, redirect, GET), each safe to repeat."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+
+import engine
+from games import store
+from games.models import Game, GameEvent
+from league import services
+from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
+from web.models import FormPost
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
+
+
+@pytest.fixture
+def club() -> Club:
+    return Club.objects.create(name="Riverside Knock Rummy Club", slug="riverside")
+
+
+@pytest.fixture
+def people(club: Club, make_user: Callable[..., Any]) -> dict[str, Any]:
+    """A director, a scorekeeper and a player of the club, and another club's director."""
+    found = {}
+    for role in ("director", "scorekeeper", "player"):
+        user = make_user(role)
+        Membership.objects.create(club=club, user=user, role=role)
+        found[role] = user
+    other = Club.objects.create(name="Hilltop", slug="hilltop")
+    found["other"] = make_user("other-director")
+    Membership.objects.create(club=other, user=found["other"], role=Membership.Role.DIRECTOR)
+    return found
+
+
+def client_of(user: Any | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def director(people: dict[str, Any]) -> Client:
+    return client_of(people["director"])
+
+
+def make_tournament(club: Club, by: Any, **extra: Any) -> Tournament:
+    data = {
+        "name": "Autumn Cup",
+        "preset": "knock-rummy",
+        "table_size": {"min": 3, "max": 4},
+        "seating": "balanced",
+        "rounds": 3,
+        **extra,
+    }
+    return services.create_tournament(club, data, by)
+
+
+def key(n: int | str) -> str:
+    return f"form-key-{n:0>8}"
+
+
+def text(response: Any) -> str:
+    return response.content.decode()
+
+
+def follow(client: Client, url: str, data: dict[str, Any]) -> Any:
+    response = client.post(url, data, follow=True)
+    assert response.status_code == 200, text(response)[:2000]
+    return response
+
+
+@pytest.fixture
+def checked_in(club: Club, people: dict[str, Any]) -> Tournament:
+    """A tournament of ten players at tables of 3-4, all checked in."""
+    tournament = make_tournament(club, people["director"])
+    for name in NAMES:
+        registration = services.register(tournament, name=name)
+        services.set_registration_status(registration, Registration.Status.CHECKED_IN)
+    return tournament
+
+
+# --- roles --------------------------------------------------------------------------------
+
+
+def test_the_club_page_lists_tournaments_and_players_for_everyone_and_desk_links_for_directors(
+    club: Club, people: dict[str, Any]
+) -> None:
+    tournament = make_tournament(club, people["director"])
+    Player.objects.create(club=club, name="Zoe")
+    desk = f"/tournaments/{tournament.pk}/desk"
+    for who in (None, "player", "scorekeeper", "other"):
+        page = client_of(people.get(who or "")).get("/clubs/riverside/")
+        assert page.status_code == 200
+        assert "Autumn Cup" in text(page) and "Zoe" in text(page)
+        assert desk not in text(page) and "/clubs/riverside/tournaments/new" not in text(page)
+    page = client_of(people["director"]).get("/clubs/riverside/")
+    assert desk in text(page) and "/clubs/riverside/tournaments/new" in text(page)
+    assert client_of(None).get("/clubs/nowhere/").status_code == 404
+
+
+@pytest.mark.parametrize("who", ["scorekeeper", "player", "other"])
+def test_only_the_clubs_directors_open_the_desk_and_its_forms(
+    club: Club, people: dict[str, Any], who: str
+) -> None:
+    tournament = make_tournament(club, people["director"])
+    client = client_of(people[who])
+    for url in (
+        f"/tournaments/{tournament.pk}/desk",
+        f"/tournaments/{tournament.pk}/edit",
+        "/clubs/riverside/tournaments/new",
+        f"/tournaments/{tournament.pk}/desk/close",
+    ):
+        refused = client.get(url)
+        assert refused.status_code == 403, url
+        assert "You may not open this page" in text(refused)
+        assert "Only the club&#x27;s directors may open this page." in text(refused)
+    posted = client.post(f"/tournaments/{tournament.pk}/desk/register", {"name": "Mallory"})
+    assert posted.status_code == 403
+    assert not Registration.objects.exists() and not Player.objects.filter(name="Mallory").exists()
+    assert client.post(f"/tournaments/{tournament.pk}/desk/rounds").status_code == 403
+    assert not Round.objects.exists()
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(club: Club, people: dict[str, Any]) -> None:
+    tournament = make_tournament(club, people["director"])
+    for url in (f"/tournaments/{tournament.pk}/desk", "/clubs/riverside/tournaments/new"):
+        response = client_of(None).get(url)
+        assert response.status_code == 302 and response["Location"].startswith("/login/?next=")
+    response = client_of(None).post(f"/tournaments/{tournament.pk}/desk/register", {"name": "Mallory"})
+    assert response.status_code == 302 and not Registration.objects.exists()
+
+
+def test_the_director_sees_the_desk(club: Club, people: dict[str, Any], director: Client) -> None:
+    tournament = make_tournament(club, people["director"])
+    page = director.get(f"/tournaments/{tournament.pk}/desk")
+    assert page.status_code == 200
+    body = text(page)
+    assert "Registration desk" in body and tournament.seed in body
+    assert 'name="idempotency_key"' in body
+    assert director.get("/tournaments/999999/desk").status_code == 404
+
+
+# --- the tournament form ------------------------------------------------------------------
+
+
+def form_data(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": "Winter Open",
+        "kind": "tournament",
+        "preset": "knock-rummy",
+        "options_for": "knock-rummy",
+        "mode": "physical",
+        "table_min": "3",
+        "table_max": "4",
+        "seating": "balanced",
+        "rounds": "4",
+        "bot": "",
+        "idempotency_key": key(1),
+    }
+    import engine
+
+    for name, value in engine.get_ruleset("knock-rummy").options().items():
+        if isinstance(value, bool):
+            if value:
+                data[f"opt_{name}"] = "on"
+        elif name == "cards_dealt":
+            data[f"opt_{name}"] = ", ".join(f"{p}:{c}" for p, c in value.items())
+        else:
+            data[f"opt_{name}"] = "" if value is None else str(value)
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def field_errors(html: str, field: str) -> str:
+    """The error paragraphs inside the form field ``field``'s wrapper."""
+    match = re.search(rf'id="id_{field}".*?(?=<div class="field|</fieldset>|<details|$)', html, re.S)
+    assert match, field
+    return " ".join(re.findall(r'<p class="error" role="alert">(.*?)</p>', match.group(0)))
+
+
+def test_the_form_shows_every_option_of_the_preset_with_its_default(club: Club, director: Client) -> None:
+    page = director.get("/clubs/riverside/tournaments/new")
+    body = text(page)
+    assert page.status_code == 200
+    assert 'name="opt_knocker_penalty"' in body and "Default: 10" in body
+    assert "Default: 2:10, 3:7, 4:7, 5:7" in body
+    gin = director.get("/clubs/riverside/tournaments/new?preset=gin-rummy", HTTP_HX_REQUEST="true")
+    assert gin.status_code == 200 and "<html" not in text(gin)
+    assert 'id="rule-options"' in text(gin) and 'value="gin-rummy"' in text(gin)
+    # gin's knock limit is 10 by default, and shown as such
+    assert re.search(r'name="opt_knock_max_deadwood"[^>]*value="10"', text(gin))
+
+
+def test_rule_errors_appear_next_to_their_fields_and_nothing_is_created(club: Club, director: Client) -> None:
+    bad = director.post("/clubs/riverside/tournaments/new", form_data(opt_jokers="5"))
+    assert bad.status_code == 400
+    assert "jokers must be 0, 1 or 2" in field_errors(text(bad), "opt_jokers")
+    too_big = director.post("/clubs/riverside/tournaments/new", form_data(table_max="6"))
+    assert too_big.status_code == 400
+    assert "at most 5 players" in field_errors(text(too_big), "table_max")
+    no_rounds = director.post("/clubs/riverside/tournaments/new", form_data(rounds=""))
+    assert "needs its number of rounds" in field_errors(text(no_rounds), "rounds")
+    deal = director.post("/clubs/riverside/tournaments/new", form_data(opt_cards_dealt="lots"))
+    assert "players:cards" in field_errors(text(deal), "opt_cards_dealt")
+    assert not Tournament.objects.exists()
+
+
+def test_changing_the_preset_without_javascript_first_shows_its_options(club: Club, director: Client) -> None:
+    response = director.post("/clubs/riverside/tournaments/new", form_data(preset="gin-rummy"))
+    assert response.status_code == 200 and not Tournament.objects.exists()
+    assert "now those of gin-rummy" in text(response) and 'value="Winter Open"' in text(response)
+    assert re.search(r'name="opt_knock_max_deadwood"[^>]*value="10"', text(response))
+
+
+def test_creating_a_tournament_twice_with_one_form_creates_it_once(club: Club, director: Client) -> None:
+    data = form_data(opt_knocker_penalty="15")
+    first = director.post("/clubs/riverside/tournaments/new", data)
+    tournament = Tournament.objects.get()
+    assert first.status_code == 302 and first["Location"] == f"/tournaments/{tournament.pk}/desk"
+    again = director.post("/clubs/riverside/tournaments/new", data)
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert Tournament.objects.count() == 1
+    assert tournament.options["knocker_penalty"] == 15 and tournament.table_max == 4
+    assert "knocker penalty: 15" in text(director.get(first["Location"]))
+
+
+def test_editing_settings_and_the_lock_once_a_round_exists(
+    checked_in: Tournament, director: Client, people: dict[str, Any]
+) -> None:
+    url = f"/tournaments/{checked_in.pk}/edit"
+    edit_page = text(director.get(url))
+    assert 'value="Autumn Cup"' in edit_page and re.search(r'name="kind"[^>]*disabled', edit_page)
+    saved = director.post(url, form_data(name="Autumn Cup 2026", rounds="3", idempotency_key=key(2)))
+    assert saved.status_code == 302
+    checked_in.refresh_from_db()
+    assert checked_in.name == "Autumn Cup 2026" and checked_in.table_max == 4
+    services.generate_round(checked_in, people["director"])
+    page = text(director.get(url))
+    assert "only the name and the number of rounds can change" in page
+    assert re.search(r'name="table_max"[^>]*disabled', page)
+    # a posted table size is ignored (the field is disabled): only the name changes
+    director.post(
+        url, form_data(name="Autumn Cup (final)", table_max="5", rounds="3", idempotency_key=key(3))
+    )
+    checked_in.refresh_from_db()
+    assert checked_in.name == "Autumn Cup (final)" and checked_in.table_max == 4
+
+
+# --- the registration desk ----------------------------------------------------------------
+
+
+def test_registering_by_name_checking_in_and_dropping_out(
+    club: Club, people: dict[str, Any], director: Client
+) -> None:
+    tournament = make_tournament(club, people["director"])
+    Player.objects.create(club=club, name="Quinn")
+    desk = f"/tournaments/{tournament.pk}/desk"
+    page = text(director.get(desk))
+    assert '<datalist id="club-players"><option value="Quinn">' in page
+    url = f"{desk}/register"
+    added = follow(director, url, {"name": "Quinn", "idempotency_key": key(1)})
+    assert "Quinn registered." in text(added)
+    follow(director, url, {"name": "Quinn", "idempotency_key": key(1)})  # the same form again
+    assert Registration.objects.filter(tournament=tournament).count() == 1
+    refused = follow(director, url, {"name": "Quinn", "idempotency_key": key(2)})
+    assert "already registered" in text(refused)
+    follow(director, url, {"name": "Rita", "check_in": "on", "idempotency_key": key(3)})
+    rita = Registration.objects.get(player__name="Rita")
+    assert rita.status == "checked_in" and Player.objects.filter(club=club, name="Rita").exists()
+    quinn = Registration.objects.get(player__name="Quinn")
+    status_url = f"{desk}/registrations/{quinn.pk}"
+    follow(director, status_url, {"status": "checked_in", "idempotency_key": key(4)})
+    quinn.refresh_from_db()
+    assert quinn.status == "checked_in"
+    follow(director, status_url, {"status": "registered", "idempotency_key": key(5)})
+    quinn.refresh_from_db()
+    assert quinn.status == "registered"
+    bad = follow(director, status_url, {"status": "asleep", "idempotency_key": key(6)})
+    assert "status must be one of" in text(bad)
+    quinn.refresh_from_db()
+    assert quinn.status == "registered"
+    follow(director, f"{desk}/check-in-all", {"idempotency_key": key(7)})
+    assert set(Registration.objects.values_list("status", flat=True)) == {"checked_in"}
+
+
+def test_late_entry_and_drop_out_after_a_round(
+    checked_in: Tournament, people: dict[str, Any], director: Client
+) -> None:
+    round_ = services.generate_round(checked_in, people["director"])
+    services.publish_round(round_, people["director"])
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    page = text(director.get(desk))
+    assert "Late entry: plays from round" in page and "Drop out" in page
+    follow(
+        director,
+        f"{desk}/register",
+        {"name": "Kim", "from_round": "2", "check_in": "on", "idempotency_key": key(1)},
+    )
+    kim = Registration.objects.get(player__name="Kim")
+    assert kim.from_round == 2 and kim.status == "checked_in"
+    ann = Registration.objects.get(player__name="Ann")
+    follow(director, f"{desk}/registrations/{ann.pk}", {"status": "dropped", "idempotency_key": key(2)})
+    ann.refresh_from_db()
+    assert ann.status == "dropped" and ann.dropped_after == 1
+    assert "after round 1" in text(director.get(desk))
+
+
+# --- rounds -------------------------------------------------------------------------------
+
+
+def test_the_desk_says_why_a_round_cannot_be_generated(
+    club: Club, people: dict[str, Any], director: Client
+) -> None:
+    tournament = make_tournament(club, people["director"])
+    desk = f"/tournaments/{tournament.pk}/desk"
+    page = text(director.get(desk))
+    assert "Only 0 players are checked in for round 1; a table needs at least 3." in page
+    assert "Generate round 1" not in page
+    for name in ("Ann", "Bo"):
+        services.set_registration_status(services.register(tournament, name=name), "checked_in")
+    page = text(director.get(desk))
+    assert "Only 2 players are checked in" in page
+    # a post anyway is refused with the same reason, and nothing is written
+    refused = follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})
+    assert not Round.objects.exists()
+    assert '<li class="error">Only 2 players are checked in' in text(refused)
+
+
+def test_generate_preview_swap_in_two_clicks_and_publish(checked_in: Tournament, director: Client) -> None:
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    generated = follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})
+    assert "Round 1 generated as a draft: tables of 4+3+3." in text(generated)
+    again = follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})  # the same form again
+    assert "Round 1 generated as a draft" in text(again) and "still a draft" not in text(again)
+    assert Round.objects.count() == 1
+    round_ = Round.objects.get()
+    page = text(director.get(desk))
+    assert '<span id="table-sizes">4+3+3</span>' in page
+    for note in round_.notes:
+        assert note.replace("'", "&#x27;") in page
+    tables = list(round_.tables.order_by("number"))
+    a = tables[0].seats.order_by("position").first().player
+    b = tables[1].seats.order_by("position").first().player
+    # the first click picks a player: every other player becomes a swap button
+    picked = text(director.get(f"{desk}?pick={a.pk}"))
+    assert f"Swap {a.name} with {b.name}" in picked and f"Move {a.name} here" in picked
+    swapped = follow(
+        director,
+        f"{desk}/rounds/1/edit",
+        {"op": "swap", "player": a.pk, "with": b.pk, "idempotency_key": key(2)},
+    )
+    assert f"swapped {a.name} and {b.name}" in text(swapped)
+    follow(
+        director,
+        f"{desk}/rounds/1/edit",
+        {"op": "swap", "player": a.pk, "with": b.pk, "idempotency_key": key(2)},
+    )
+    # (an edit writes the round's tables again)
+    assert round_.tables.get(number=1).seats.filter(player=b).exists()
+    assert round_.tables.get(number=2).seats.filter(player=a).exists()
+    assert "differ from the generated seating: say why" in text(swapped)
+    refused = follow(director, f"{desk}/rounds/1/publish", {"idempotency_key": key(3)})
+    assert "say why" in text(refused)
+    round_.refresh_from_db()
+    assert round_.status == "draft"
+    published = follow(
+        director,
+        f"{desk}/rounds/1/publish",
+        {"edit_reason": "Ann and Bo came together", "idempotency_key": key(4)},
+    )
+    assert "Round 1 published: 3 tables can start playing." in text(published)
+    follow(director, f"{desk}/rounds/1/publish", {"edit_reason": "again", "idempotency_key": key(4)})
+    round_.refresh_from_db()
+    assert round_.status == "published" and round_.edit_reason == "Ann and Bo came together"
+    assert Game.objects.count() == 3
+    page = text(director.get(desk))
+    assert "Round 1 is still being played" in page and "Why generate round 2 now?" in page
+    assert page.count('data-status="playing"') == 3
+
+
+def test_moving_a_player_and_giving_a_bye(
+    checked_in: Tournament, people: dict[str, Any], director: Client
+) -> None:
+    round_ = services.generate_round(checked_in, people["director"])
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    table = round_.tables.get(number=1)
+    mover = table.seats.order_by("position").first().player
+    follow(
+        director,
+        f"{desk}/rounds/1/edit",
+        {"op": "move", "player": mover.pk, "table": "bye", "idempotency_key": key(1)},
+    )
+    round_.refresh_from_db()
+    assert round_.byes == [mover.pk]
+    follow(
+        director,
+        f"{desk}/rounds/1/edit",
+        {"op": "move", "player": mover.pk, "table": "2", "idempotency_key": key(2)},
+    )
+    round_.refresh_from_db()
+    assert round_.byes == [] and round_.tables.get(number=2).seats.filter(player=mover).exists()
+    bad = follow(
+        director,
+        f"{desk}/rounds/1/edit",
+        {"op": "move", "player": mover.pk, "table": "9", "idempotency_key": key(3)},
+    )
+    assert "there is no table 9" in text(bad)
+
+
+def test_round_control_polls_each_tables_live_status(
+    checked_in: Tournament, people: dict[str, Any], director: Client
+) -> None:
+    round_ = services.generate_round(checked_in, people["director"])
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    assert director.get(f"{desk}/rounds/1/live").status_code == 404  # a draft has no games
+    services.publish_round(round_, people["director"])
+    page = text(director.get(desk))
+    assert 'hx-trigger="every 5s"' in page
+    live = director.get(f"{desk}/rounds/1/live", HTTP_HX_REQUEST="true")
+    assert live.status_code == 200 and "<html" not in text(live)
+    assert text(live).count("Not dealt yet") == 3
+    assert text(live).count('data-status="playing"') == 3
+    for who in ("scorekeeper", "player", "other"):
+        assert client_of(people[who]).get(f"{desk}/rounds/1/live").status_code == 403
+
+
+# --- corrections --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def playing(checked_in: Tournament, people: dict[str, Any]) -> Table:
+    """Round 1 published; table 1's game has its first hand dealt."""
+    from tests.support.games import play
+
+    round_ = services.generate_round(checked_in, people["director"])
+    services.publish_round(round_, people["director"])
+    table = round_.tables.get(number=1)
+    assert table.game is not None
+    play(table.game.pk, people["director"], {"type": "DealHand", "upcard": "7H"})
+    return table
+
+
+def test_a_correction_is_confirmed_then_recorded_once_with_who_did_it(
+    playing: Table, people: dict[str, Any], director: Client
+) -> None:
+    url = f"/tournaments/{playing.round.tournament_id}/desk/tables/{playing.pk}"
+    page = text(director.get(url))
+    assert "Undo the last entry" in page and "Corrections made" in page
+    game = Game.objects.get(pk=playing.game_id)
+    before = game.version
+    review = director.post(
+        url,
+        {"kind": "adjust", "seat": "1", "points": "-10", "reason": "slow play", "idempotency_key": key(1)},
+    )
+    assert review.status_code == 200 and "Confirm the correction" in text(review)
+    name = game.seats[1]["name"]
+    assert f"Adjust {name}&#x27;s score by -10" in text(review)
+    assert GameEvent.objects.filter(game=game).count() == before  # nothing yet
+    confirm_key = re.search(r'name="idempotency_key" value="([^"]+)"', text(review)).group(1)
+    confirm = {"kind": "adjust", "seat": "1", "points": "-10", "reason": "slow play", "confirmed": "yes",
+               "version": str(before), "idempotency_key": confirm_key}  # fmt: skip
+    done = follow(director, url, confirm)
+    assert "done by director" in text(done)
+    follow(director, url, confirm)  # the same confirmation again
+    adjusted = GameEvent.objects.filter(game=game, type="ScoreAdjusted")
+    assert adjusted.count() == 1 and adjusted.get().actor == people["director"]
+    page = text(director.get(url))
+    assert "director</strong> adjusted a score" in page and "slow play" in page
+
+
+def test_retract_replace_and_abandon(playing: Table, people: dict[str, Any], director: Client) -> None:
+    url = f"/tournaments/{playing.round.tournament_id}/desk/tables/{playing.pk}"
+
+    def correct(n: int, **fields: str) -> Any:
+        game = Game.objects.get(pk=playing.game_id)
+        return follow(
+            director,
+            url,
+            {**fields, "confirmed": "yes", "version": str(game.version), "idempotency_key": key(n)},
+        )
+
+    missing = director.post(url, {"kind": "retract", "reason": " ", "idempotency_key": key(1)})
+    assert missing.status_code == 400 and "needs a reason" in text(missing)
+    version = Game.objects.get(pk=playing.game_id).version
+    correct(2, kind="retract", reason="wrong deck entered")
+    assert GameEvent.objects.filter(game_id=playing.game_id, type="Retracted").count() == 1
+    assert Game.objects.get(pk=playing.game_id).version == version + 1
+    correct(3, kind="replace", seat="0", name="Sub Sam")
+    assert Game.objects.get(pk=playing.game_id).seats[0]["name"] == "Sub Sam"
+    stale = director.post(url, {"kind": "abandon", "reason": "fire alarm", "confirmed": "yes", "version": "1",
+                                "idempotency_key": key(4)})  # fmt: skip
+    assert stale.status_code == 302 and Game.objects.get(pk=playing.game_id).status != "abandoned"
+    correct(5, kind="abandon", reason="fire alarm")
+    assert Game.objects.get(pk=playing.game_id).status == "abandoned"
+    page = text(director.get(url))
+    for words in (
+        "undid the last entry",
+        "replaced a seat",
+        "abandoned the game",
+        "fire alarm",
+        "seat 1 → Sub Sam",
+    ):
+        assert words in page
+    live = text(director.get(f"/tournaments/{playing.round.tournament_id}/desk/rounds/1/live"))
+    assert "complete (abandoned)" in live
+    for who in ("scorekeeper", "player", "other"):
+        assert (
+            client_of(people[who])
+            .post(url, {"kind": "abandon", "reason": "x", "confirmed": "yes"})
+            .status_code
+            == 403
+        )
+
+
+# --- closing ------------------------------------------------------------------------------
+
+
+def test_closing_is_confirmed_and_refused_while_a_round_is_played(
+    checked_in: Tournament, people: dict[str, Any], director: Client
+) -> None:
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    round_ = services.generate_round(checked_in, people["director"])
+    services.publish_round(round_, people["director"])
+    assert "Yes, close the tournament" in text(director.get(f"{desk}/close"))
+    refused = follow(director, f"{desk}/close", {"idempotency_key": key(1)})
+    assert "still in play" in text(refused)
+    checked_in.refresh_from_db()
+    assert checked_in.status == "running"
+    for table in round_.tables.all():
+        from tests.support.games import play
+
+        play(table.game_id, people["director"], {"type": "AbandonGame", "reason": "closing early"})
+    services.check_round_complete(round_)
+    closed = follow(director, f"{desk}/close", {"idempotency_key": key(2)})
+    assert "is closed" in text(closed)
+    checked_in.refresh_from_db()
+    assert checked_in.status == "finished"
+    page = text(director.get(desk))
+    assert "Generate round" not in page and 'id="tournament-status">Finished' in page
+    assert "Add a player" not in page and "Edit settings" not in page
+    assert FormPost.objects.filter(key__contains="close").count() == 1
+
+
+# --- hostile input ------------------------------------------------------------------------
+
+HOSTILE = [
+    "",
+    " ",
+    "a\x00b",
+    "x" * 5000,
+    "-1",
+    "0",
+    "1e999999999",
+    "9" * 5000,
+    "1/0",
+    "NaN",
+    "<b>é</b>",
+    "[]",
+]
+
+
+def test_hostile_form_values_are_refused_plainly_never_a_500(playing: Table, director: Client) -> None:
+    """Every desk form, one hostile value in each field: an answer below 500, and no
+    control character stored."""
+    tournament = playing.round.tournament
+    desk = f"/tournaments/{tournament.pk}/desk"
+    registration = Registration.objects.filter(tournament=tournament).first()
+    assert registration is not None
+    forms = {
+        f"{desk}/register": ["name", "from_round", "check_in"],
+        f"{desk}/registrations/{registration.pk}": ["status"],
+        f"{desk}/rounds": ["force_reason"],
+        f"{desk}/rounds/1/edit": ["op", "player", "with", "table"],
+        f"{desk}/rounds/1/publish": ["edit_reason"],
+        f"{desk}/tables/{playing.pk}": ["kind", "seat", "points", "reason", "name", "version", "confirmed"],
+        "/clubs/riverside/tournaments/new": ["name", "table_min", "opt_jokers", "opt_cards_dealt", "preset"],
+        f"/tournaments/{tournament.pk}/edit": ["name", "rounds"],
+    }
+    n = 0
+    for url, fields in forms.items():
+        for name in fields:
+            for value in HOSTILE:
+                n += 1
+                base = {"kind": "adjust", "seat": "0", "points": "-5", "reason": "r", "op": "swap"}
+                if "tournaments/new" in url or (url.endswith("/edit") and "rounds" not in url):
+                    base = form_data(idempotency_key=key(f"h{n}"))
+                response = director.post(url, {**base, name: value, "idempotency_key": key(f"h{n}")})
+                assert response.status_code < 500, (url, name, value[:20])
+    names = list(Player.objects.values_list("name", flat=True))
+    assert not any("\x00" in name or len(name) > 80 for name in names)
+    reasons = [str(e.data.get("reason", "")) for e in GameEvent.objects.filter(game_id=playing.game_id)]
+    assert not any("\x00" in reason for reason in reasons)
+
+
+def test_round_control_shows_a_showdown_awaiting_its_result_then_complete_tables(
+    playing: Table, people: dict[str, Any], director: Client
+) -> None:
+    from tests.support.games import play
+    from tests.support.league import finish_round
+
+    tournament = playing.round.tournament
+    desk = f"/tournaments/{tournament.pk}/desk"
+    game = Game.objects.get(pk=playing.game_id)
+    seat = store.load_state(game).to_move
+    assert seat is not None
+    play(game.pk, people["director"], {"type": "DrawFromStock", "seat": seat})
+    play(game.pk, people["director"], {"type": "Knock", "seat": seat, "card": "2C"})
+    assert Game.objects.get(pk=game.pk).status == "showdown"
+    live = text(director.get(f"{desk}/rounds/1/live"))
+    assert live.count('data-status="result"') == 1 and "awaiting the result" in live
+    assert "Hand 1" in live
+    assert engine.view(store.load_state(Game.objects.get(pk=game.pk)), None).hand is None
+    finish_round(playing.round, people["director"], {1: seat, 2: 1, 3: 2})
+    services.check_round_complete(playing.round)
+    page = text(director.get(desk))
+    assert page.count('data-status="complete"') == 3 and "Generate round 2" in page
+    assert 'hx-trigger="every 5s"' not in page  # a complete round is not polled
+    generated = follow(director, f"{desk}/rounds", {"idempotency_key": key(9)})
+    assert "Round 2 generated as a draft" in text(generated)
+
+
+@pytest.mark.urls("tests.web.desk_other_pages_urls")
+def test_links_to_the_exports_the_record_page_and_the_public_page_appear_once_they_exist(
+    playing: Table, director: Client
+) -> None:
+    tournament = playing.round.tournament
+    page = text(director.get(f"/tournaments/{tournament.pk}/desk"))
+    assert f'href="/api/v1/tournaments/{tournament.pk}/standings.csv"' in page
+    assert f'href="/api/v1/tournaments/{tournament.pk}/archive"' in page
+    assert f'href="/tables/{playing.pk}/record"' in page
+    club = text(director.get("/clubs/riverside/"))
+    assert f'<a href="/tournaments/{tournament.pk}/">Autumn Cup</a>' in club
+
+
+def test_without_those_pages_the_desk_links_to_none_of_them(playing: Table, director: Client) -> None:
+    from web.views.desk import route_exists
+
+    tournament = playing.round.tournament
+    page = text(director.get(f"/tournaments/{tournament.pk}/desk"))
+    for url in (
+        f"/api/v1/tournaments/{tournament.pk}/standings.csv",
+        f"/api/v1/tournaments/{tournament.pk}/archive",
+        f"/tables/{playing.pk}/record",
+    ):
+        assert (f'href="{url}"' in page) == route_exists(url)
+    assert not route_exists(f"/api/v1/tournaments/{tournament.pk}/no-such-export")
+
+
+def test_a_manual_round_starts_in_registration_order_for_the_director_to_arrange(
+    club: Club, people: dict[str, Any], director: Client
+) -> None:
+    tournament = make_tournament(club, people["director"], seating="manual")
+    for name in NAMES[:7]:
+        services.set_registration_status(services.register(tournament, name=name), "checked_in")
+    desk = f"/tournaments/{tournament.pk}/desk"
+    generated = follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})
+    assert "tables of 4+3" in text(generated)
+    round_ = Round.objects.get()
+    seated = [[s.player.name for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")]
+    assert seated == [NAMES[:4], NAMES[4:7]] and "seated by the director" in round_.notes

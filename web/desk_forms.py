@@ -1,0 +1,332 @@
+"""The director's tournament form: the settings, and every option of the chosen rule
+preset with its default, validated by the engine's rule set (``games.services.ruleset_named``)
+with each refusal shown next to the field it is about."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from django import forms
+
+import engine
+from engine.bots import BOTS
+from engine.rules import CHOICES, PRESETS
+from games.services import RuleSetRefused, ruleset_named
+from league.models import Tournament
+from league.seating import METHODS
+
+DEFAULT_PRESET = "knock-rummy"
+OPTION_PREFIX = "opt_"
+# Each rule option's annotated type ("int", "int | None", "bool", "str", ...).
+OPTION_TYPES: dict[str, str] = {
+    f.name: str(f.type) for f in dataclasses.fields(engine.RuleSet) if f.init and f.name != "preset"
+}
+# An engine refusal names the option it is about; the longest name that matches wins
+# ("rum_bonus_for" over "rum_bonus").
+_BY_LENGTH = sorted(OPTION_TYPES, key=len, reverse=True)
+
+METHOD_LABELS = {
+    "balanced": "Balanced (fewest repeat meetings)",
+    "swiss": "Swiss (by standings)",
+    "round_robin": "Round robin (a whole schedule)",
+    "knockout": "Knockout",
+    "manual": "Manual (the director seats everyone)",
+}
+
+
+def option_label(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def shown_default(value: Any) -> str:
+    """An option's default as the form shows it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return deal_text(value)
+    return str(value).replace("_", " ")
+
+
+def deal_text(deal: dict[str, int]) -> str:
+    """``{"2": 10, "3": 7}`` → ``"2:10, 3:7"``."""
+    return ", ".join(f"{players}:{cards}" for players, cards in deal.items())
+
+
+_DEAL_ITEM = re.compile(r"^\s*(\d{1,2})\s*:\s*(\d{1,2})\s*$")
+
+
+def parse_deal(text: str) -> dict[int, int]:
+    deal: dict[int, int] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        match = _DEAL_ITEM.match(item)
+        if match is None:
+            raise forms.ValidationError(
+                "Write each player count with its cards, like 2:10, 3:7, 4:7 (players:cards)."
+            )
+        deal[int(match[1])] = int(match[2])
+    if not deal:
+        raise forms.ValidationError("Give the cards dealt for each player count, like 2:10, 3:7.")
+    return deal
+
+
+def option_field(name: str, default: Any) -> forms.Field:
+    """The form field of one rule option, its default shown beside it."""
+    kind = OPTION_TYPES[name]
+    help_text = f"Default: {shown_default(default)}"
+    label = option_label(name)
+    field: forms.Field
+    if name == "cards_dealt":
+        field = forms.CharField(label=label, initial=deal_text(default), max_length=80)
+    elif name in CHOICES:
+        field = forms.ChoiceField(
+            label=label, choices=[(c, c.replace("_", " ")) for c in CHOICES[name]], initial=default
+        )
+    elif kind == "bool":
+        field = forms.BooleanField(label=label, required=False, initial=default)
+    elif kind == "int | None":
+        field = forms.IntegerField(label=label, required=False, initial=default, min_value=0)
+        help_text += " (leave empty for none)"
+    else:
+        field = forms.IntegerField(label=label, initial=default, min_value=0)
+    field.help_text = help_text
+    return field
+
+
+def field_of_message(message: str) -> str | None:
+    """The option an engine refusal is about (its name appears in the message)."""
+    for name in _BY_LENGTH:
+        if re.search(rf"(?<![a-z_]){re.escape(name)}(?![a-z_])", message):
+            return name
+    return None
+
+
+class TournamentForm(forms.Form):
+    """Create (or edit) a tournament. ``preset`` decides which options are shown; the
+    hidden ``options_for`` says which preset's options were posted, so changing the
+    preset without JavaScript first shows the new preset's defaults."""
+
+    name = forms.CharField(max_length=120)
+    kind = forms.ChoiceField(choices=Tournament.Kind.choices, initial=Tournament.Kind.TOURNAMENT)
+    preset = forms.ChoiceField(choices=[(p, p) for p in sorted(PRESETS)], initial=DEFAULT_PRESET)
+    options_for = forms.CharField(widget=forms.HiddenInput, required=False)
+    mode = forms.ChoiceField(choices=Tournament.Mode.choices, initial=Tournament.Mode.PHYSICAL)
+    table_min = forms.IntegerField(label="Smallest table", min_value=2, max_value=8, initial=3)
+    table_max = forms.IntegerField(label="Largest table", min_value=2, max_value=8, initial=4)
+    seating = forms.ChoiceField(
+        label="Seating method",
+        choices=[(m, METHOD_LABELS.get(m, m)) for m in sorted(METHODS)],
+        initial="balanced",
+    )
+    rounds = forms.IntegerField(
+        label="Rounds", min_value=1, max_value=100, required=False, initial=3,
+        help_text="A one-day tournament's number of rounds; empty for a league season or a knockout.",
+    )  # fmt: skip
+    bots = forms.BooleanField(
+        label="Fill digital tables with bots", required=False, help_text="Digital tournaments only."
+    )
+    bot = forms.ChoiceField(
+        label="Which bot", choices=[("", "—")] + [(b, b) for b in sorted(BOTS)], required=False
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        preset: str | None = None,
+        locked: bool = False,
+        editing: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        # a tournament's kind is chosen when it is created
+        self.fields["kind"].disabled = editing
+        chosen = preset or self._posted_preset()
+        self.preset_name = chosen if chosen in PRESETS else DEFAULT_PRESET
+        self.defaults = engine.get_ruleset(self.preset_name).options()
+        self.fields["preset"].initial = self.preset_name
+        self.fields["options_for"].initial = self.preset_name
+        for name, default in self.defaults.items():
+            self.fields[OPTION_PREFIX + name] = option_field(name, default)
+        # Once a round exists only the name and the number of rounds may change.
+        self.locked = locked
+        if locked:
+            for name, field in self.fields.items():
+                if name not in ("name", "rounds"):
+                    field.disabled = True
+
+    def _posted_preset(self) -> str:
+        if self.is_bound:
+            return str(self.data.get("preset") or DEFAULT_PRESET)
+        return str(self.initial.get("preset") or DEFAULT_PRESET)
+
+    @property
+    def preset_changed(self) -> bool:
+        """The preset was changed but its options were not shown yet: show them first."""
+        return (
+            self.is_bound
+            and not self.locked
+            and bool(self.data.get("options_for"))
+            and self.data.get("options_for") != self.data.get("preset")
+        )
+
+    def with_new_preset(self) -> TournamentForm:
+        """The form again, unbound: the settings as posted, the new preset's options at
+        their defaults (shown before anything is saved)."""
+        base = {name: self.data.get(name) for name in self.fields if not name.startswith(OPTION_PREFIX)}
+        base["bots"] = self.data.get("bots") == "on"
+        base.pop("options_for", None)
+        fresh = TournamentForm(
+            initial={**self.initial, **base},
+            preset=self.preset_name,
+            locked=self.locked,
+            editing=self.fields["kind"].disabled,
+        )
+        fresh.notice = (
+            f"The rule options are now those of {self.preset_name}, with its defaults: check them, then save."
+        )
+        return fresh
+
+    notice = ""
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]
+
+    def changed_options(self) -> int:
+        """How many options differ from the preset's defaults (for the summary line)."""
+        if not self.is_bound or not hasattr(self, "cleaned_data"):
+            return sum(
+                1
+                for name in self.defaults
+                if self.initial.get(OPTION_PREFIX + name, self.defaults[name]) != self.defaults[name]
+            )
+        return sum(1 for name, value in self.options().items() if value != self.defaults.get(name))
+
+    def options(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for name in self.defaults:
+            value = self.cleaned_data.get(OPTION_PREFIX + name)
+            if name == "cards_dealt" and isinstance(value, str):
+                try:
+                    value = {str(p): c for p, c in parse_deal(value).items()}
+                except forms.ValidationError:
+                    continue
+            values[name] = value
+        return values
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.locked:
+            return cleaned
+        deal = cleaned.get(OPTION_PREFIX + "cards_dealt")
+        if isinstance(deal, str):
+            try:
+                parse_deal(deal)
+            except forms.ValidationError as exc:
+                self.add_error(OPTION_PREFIX + "cards_dealt", exc)
+        if self.errors:
+            return cleaned
+        try:
+            ruleset = ruleset_named(self.preset_name, self.options())
+        except RuleSetRefused as exc:
+            name = field_of_message(exc.message)
+            self.add_error(OPTION_PREFIX + name if name else None, exc.message)
+            return cleaned
+        low, high = cleaned.get("table_min"), cleaned.get("table_max")
+        if low is not None and high is not None:
+            if low > high:
+                self.add_error("table_max", f"The largest table cannot be smaller than the smallest ({low}).")
+            if low < ruleset.min_players:
+                self.add_error(
+                    "table_min", f"{ruleset.preset} needs at least {ruleset.min_players} players at a table."
+                )
+            if high > ruleset.max_players:
+                self.add_error(
+                    "table_max", f"{ruleset.preset} seats at most {ruleset.max_players} players at a table."
+                )
+        kind, seating = cleaned.get("kind"), cleaned.get("seating")
+        if kind == Tournament.Kind.TOURNAMENT and cleaned.get("rounds") is None and seating != "knockout":
+            self.add_error("rounds", "A one-day tournament needs its number of rounds.")
+        if cleaned.get("bots") and cleaned.get("mode") != Tournament.Mode.DIGITAL:
+            self.add_error("bots", "Bots fill digital tables only; this tournament is physical.")
+        return cleaned
+
+    def service_data(self) -> dict[str, Any]:
+        """The body ``league.services.create_tournament`` takes."""
+        c = self.cleaned_data
+        return {
+            "name": c["name"],
+            "kind": c["kind"],
+            "preset": self.preset_name,
+            "options": self.options(),
+            "mode": c["mode"],
+            "table_size": {"min": c["table_min"], "max": c["table_max"]},
+            "seating": c["seating"],
+            "rounds": c.get("rounds"),
+            "bots": bool(c.get("bots")),
+            "bot": c.get("bot") or "",
+        }
+
+    def changes_from(self, tournament: Tournament) -> dict[str, Any]:
+        """The fields of ``league.services.update_tournament`` that differ from the
+        tournament as it is (a started tournament refuses any other)."""
+        data = self.service_data()
+        current = initial_of(tournament)
+        changes: dict[str, Any] = {}
+        for key in ("name", "kind", "preset", "mode", "seating", "rounds", "bots", "bot"):
+            if data[key] != current.get(key):
+                changes[key] = data[key]
+        changes.pop("kind", None)  # a tournament's kind is chosen once
+        if data["options"] != tournament.options:
+            changes["options"] = data["options"]
+        if (data["table_size"]["min"], data["table_size"]["max"]) != (
+            tournament.table_min,
+            tournament.table_max,
+        ):
+            changes["table_size"] = data["table_size"]
+        return changes
+
+    # Errors the league service raises, by code, go next to this field.
+    SERVICE_FIELDS = {
+        "invalid_table_size": "table_max",
+        "unknown_method": "seating",
+        "invalid_bots": "bots",
+        "unknown_bot": "bot",
+    }
+
+    def add_service_error(self, code: str, message: str) -> None:
+        field = self.SERVICE_FIELDS.get(code)
+        if code == "invalid_ruleset":
+            option = field_of_message(message)
+            field = OPTION_PREFIX + option if option else None
+        elif field is None:
+            lowered = message.lower()
+            for name in ("rounds", "name", "mode"):
+                if lowered.startswith(name) or f" {name} " in f" {lowered} ":
+                    field = name
+                    break
+        if field is not None and field not in self.fields:
+            field = None
+        self.add_error(field, message)
+
+
+def initial_of(tournament: Tournament) -> dict[str, Any]:
+    """The form's initial values for an existing tournament."""
+    initial: dict[str, Any] = {
+        "name": tournament.name,
+        "kind": tournament.kind,
+        "preset": tournament.preset,
+        "options_for": tournament.preset,
+        "mode": tournament.mode,
+        "table_min": tournament.table_min,
+        "table_max": tournament.table_max,
+        "seating": tournament.seating,
+        "rounds": tournament.rounds,
+        "bots": tournament.bots,
+        "bot": tournament.bot,
+    }
+    for name, value in tournament.options.items():
+        initial[OPTION_PREFIX + name] = deal_text(value) if name == "cards_dealt" else value
+    return initial

@@ -1,0 +1,55 @@
+"""Actions that run once per rendered form.
+
+Services that take an idempotency key get the form's key directly (``submit_command``).
+For the others (the league's tournament, registration and round writes), the key is
+recorded here in the same transaction as the action: the first post acts and records
+where it led; a repeat finds the record and is sent to the same place, with the same
+message, and nothing is written again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+
+from web.forms import posted_key
+from web.models import FormPost
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where an action's post redirects, and the message it shows there."""
+
+    location: str
+    message: str = ""
+    repeated: bool = False
+
+
+def once(request: HttpRequest, scope: str, action: Callable[[], Outcome]) -> Outcome:
+    """Run ``action`` unless this form (its posted key, within ``scope``) was acted on
+    already. Exceptions from ``action`` roll everything back, the key included, so the
+    corrected form can be sent again. A post without a valid key simply acts."""
+    key = posted_key(request, scope)
+    user_id = request.user.pk
+    if key is None or user_id is None:
+        return action()
+    earlier = FormPost.objects.filter(key=key).first()
+    if earlier is not None:
+        return Outcome(earlier.location, earlier.message, repeated=True)
+    try:
+        with transaction.atomic():
+            # The row goes first: a duplicate racing this post waits on its unique key
+            # until this transaction ends, then finds it.
+            post = FormPost.objects.create(key=key, user_id=user_id)
+            outcome = action()
+            post.location = outcome.location[:300]
+            post.message = outcome.message[:500]
+            post.save(update_fields=["location", "message"])
+            return outcome
+    except IntegrityError:
+        earlier = FormPost.objects.filter(key=key).first()
+        if earlier is None:
+            raise
+        return Outcome(earlier.location, earlier.message, repeated=True)

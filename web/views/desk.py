@@ -1,0 +1,834 @@
+"""The director's desk: the club page, the tournament form, registrations, rounds
+(generate, preview, swap or move, publish), round control with each table's live
+status, corrections at a table, and closing.
+
+Every write goes through ``league.services`` (tournaments, registrations, rounds) or
+``games.services.submit_command`` (corrections). Plain form posts work without
+JavaScript (POST, redirect, GET); with htmx the desk swaps only its own part of the
+page. Each form carries its own key: corrections hand it to ``submit_command`` as the
+idempotency key, the league's writes run through :func:`web.once.once`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import Resolver404, path, resolve, reverse
+from django.views.decorators.http import require_GET, require_POST
+
+import engine
+from config.api_errors import ApiError
+from config.error_views import api_route_not_found
+from engine.errors import EngineError
+from games import selectors as game_selectors
+from games import services as game_services
+from games import store
+from games.access import access_for, authorize_command
+from games.models import Game, Source
+from league import services
+from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
+from league.seating import table_sizes
+from web.desk_forms import TournamentForm, initial_of, shown_default
+from web.forms import posted_key
+from web.once import Outcome, once
+from web.roles import has_role, require_director
+
+Action = Callable[[], Outcome]
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def route_exists(url: str) -> bool:
+    """Whether ``url`` is served by a real route (not the API's catch-all 404): links to
+    pages other issues add (the scorekeeper's page, the exports) appear once they exist."""
+    try:
+        match = resolve(url)
+    except Resolver404:
+        return False
+    return match.func is not api_route_not_found
+
+
+def _tournament(pk: int) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+
+
+def _director_tournament(request: HttpRequest, pk: int) -> Tournament:
+    tournament = _tournament(pk)
+    require_director(request.user, tournament.club_id)
+    return tournament
+
+
+def desk_url(tournament: Tournament, anchor: str = "") -> str:
+    return reverse("desk", args=[tournament.pk]) + (f"#{anchor}" if anchor else "")
+
+
+def _act(request: HttpRequest, scope: str, action: Action, fallback: str) -> HttpResponse:
+    """Run a league write once per form; a refusal is shown as a message (nothing changed)."""
+    try:
+        outcome = once(request, scope, action)
+    except ApiError as exc:  # league.services.LeagueError is an ApiError
+        messages.error(request, exc.message)
+        return redirect(fallback)
+    if outcome.message:
+        messages.success(request, outcome.message)
+    return redirect(outcome.location)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_POINTS = re.compile(r"^-?\d{1,6}(?:/\d{1,6}|\.\d{1,3})?$")
+
+
+def posted_text(post: Any, name: str, limit: int) -> str:
+    """A posted text field, stripped; ``ValueError`` (a message for the page) when it
+    holds control characters (which PostgreSQL refuses) or is longer than ``limit``."""
+    value = str(post.get(name, "")).strip()
+    if _CONTROL.search(value):
+        raise ValueError("Text may not contain control characters.")
+    if len(value) > limit:
+        raise ValueError(f"Keep it under {limit} characters.")
+    return value
+
+
+def _htmx(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def points(value: Any) -> str:
+    """A score as people write it: 12, -3, 2½ or 7/3."""
+    number = Fraction(value)
+    if number.denominator == 1:
+        return str(number.numerator)
+    if number.denominator == 2:
+        whole = int(number)
+        sign = "-" if number < 0 and whole == 0 else ""
+        return f"{sign}{whole if whole else ''}½"
+    return f"{number.numerator}/{number.denominator}"
+
+
+# --- the club page ------------------------------------------------------------------------
+
+
+@require_GET
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's tournaments and players, for everyone; links to the desk for directors."""
+    club = get_object_or_404(Club, slug=slug)
+    is_director = has_role(request.user, club.pk, Membership.Role.DIRECTOR)
+    tournaments = list(club.tournaments.order_by("-created_at", "-id"))
+    for t in tournaments:
+        public = f"/tournaments/{t.pk}/"
+        t.public_url = public if route_exists(public) else ""  # type: ignore[attr-defined]
+    return render(
+        request,
+        "desk/club.html",
+        {
+            "club": club,
+            "tournaments": tournaments,
+            "players": club.players.order_by("name"),
+            "is_director": is_director,
+        },
+    )
+
+
+# --- the tournament form ------------------------------------------------------------------
+
+
+def _options_partial(request: HttpRequest, form: TournamentForm) -> HttpResponse:
+    return render(request, "desk/_options.html", {"form": form})
+
+
+@login_required
+def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    require_director(request.user, club.pk)
+    if request.method == "GET":
+        form = TournamentForm(preset=request.GET.get("preset") or None)
+        if _htmx(request) and request.GET.get("preset"):
+            return _options_partial(request, form)
+        return render(request, "desk/tournament_form.html", {"form": form, "club": club, "tournament": None})
+    if request.method != "POST":
+        return HttpResponse(status=405)
+    form = TournamentForm(request.POST)
+    if form.preset_changed:
+        form = form.with_new_preset()
+        return render(request, "desk/tournament_form.html", {"form": form, "club": club, "tournament": None})
+    if form.is_valid():
+
+        def create() -> Outcome:
+            tournament = services.create_tournament(club, form.service_data(), request.user)
+            return Outcome(
+                desk_url(tournament), f"Tournament “{tournament.name}” created. Register its players."
+            )
+
+        try:
+            outcome = once(request, "tournament-new", create)
+        except ApiError as exc:
+            form.add_service_error(exc.error_code, exc.message)
+        else:
+            if outcome.message:
+                messages.success(request, outcome.message)
+            return redirect(outcome.location)
+    return render(
+        request, "desk/tournament_form.html", {"form": form, "club": club, "tournament": None}, status=400
+    )
+
+
+@login_required
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _director_tournament(request, pk)
+    club = tournament.club
+    locked = tournament.round_set.exists()
+    context = {"club": club, "tournament": tournament}
+    if tournament.status == Tournament.Status.FINISHED:
+        messages.error(request, "The tournament is closed; its settings can no longer change.")
+        return redirect(desk_url(tournament))
+    if request.method == "GET":
+        preset = request.GET.get("preset") or None
+        form = TournamentForm(initial=initial_of(tournament), preset=preset, locked=locked, editing=True)
+        if _htmx(request) and preset:
+            return _options_partial(request, form)
+        return render(request, "desk/tournament_form.html", {**context, "form": form})
+    if request.method != "POST":
+        return HttpResponse(status=405)
+    form = TournamentForm(request.POST, initial=initial_of(tournament), locked=locked, editing=True)
+    if form.preset_changed:
+        return render(request, "desk/tournament_form.html", {**context, "form": form.with_new_preset()})
+    if form.is_valid():
+        changes = form.changes_from(tournament)
+        if locked:
+            changes = {k: v for k, v in changes.items() if k in ("name", "rounds")}
+
+        def update() -> Outcome:
+            if changes:
+                services.update_tournament(tournament, changes, request.user)
+                return Outcome(desk_url(tournament), "Settings saved.")
+            return Outcome(desk_url(tournament), "Nothing was changed.")
+
+        try:
+            outcome = once(request, "tournament-edit", update)
+        except ApiError as exc:
+            form.add_service_error(exc.error_code, exc.message)
+        else:
+            messages.success(request, outcome.message)
+            return redirect(outcome.location)
+    return render(request, "desk/tournament_form.html", {**context, "form": form}, status=400)
+
+
+# --- the desk -----------------------------------------------------------------------------
+
+
+@dataclass
+class SeatRow:
+    player_id: int | None
+    name: str
+    bot: str = ""
+
+
+@dataclass
+class TableRow:
+    table: Table
+    seats: list[SeatRow]
+    notes: list[str]
+    status: str = ""
+    label: str = ""
+    hand: int = 0
+    scores: list[str] = field(default_factory=list)
+    record_url: str = ""
+    game_url: str = ""
+
+
+def _seat_rows(table: Table) -> list[SeatRow]:
+    return [
+        SeatRow(s.player_id, s.player.name if s.player is not None else f"{s.bot} bot", s.bot)
+        for s in table.seats.all()
+    ]
+
+
+LIVE_LABELS = {"playing": "playing", "result": "awaiting the result", "complete": "complete"}
+
+
+def live_status(game: Game | None) -> tuple[str, str, int, list[str]]:
+    """A table's status (playing, awaiting the result, complete), its hand number and
+    its running scores, from the game's public view (no card is read)."""
+    if game is None:
+        return "playing", "not opened", 0, []
+    state = store.load_state(game)
+    public = engine.view(state, None)
+    scores = [points(s) for s in public.scores]
+    if state.status in game_services.FINAL_STATUSES:
+        label = "complete" if state.status == "finished" else "complete (abandoned)"
+        return "complete", label, public.hand_number, scores
+    if state.status == "showdown":
+        # a physical showdown waits for the revealed hands (or the hand's result)
+        return "result", LIVE_LABELS["result"], public.hand_number, scores
+    return "playing", LIVE_LABELS["playing"], public.hand_number, scores
+
+
+def _table_rows(round_: Round, *, live: bool) -> list[TableRow]:
+    rows = []
+    tables = round_.tables.select_related("game").prefetch_related("seats__player").order_by("number")
+    for table in tables:
+        row = TableRow(table, _seat_rows(table), list(table.notes))
+        if live and table.game_id is not None:
+            row.status, row.label, row.hand, row.scores = live_status(table.game)
+            record = f"/tables/{table.pk}/record"
+            row.record_url = record if route_exists(record) else ""
+            page = f"/games/{table.game_id}/"
+            row.game_url = page if route_exists(page) else ""
+        rows.append(row)
+    return rows
+
+
+def _names(ids: list[int]) -> list[SeatRow]:
+    players = {p.pk: p.name for p in Player.objects.filter(pk__in=ids)}
+    return [SeatRow(p, players.get(p, f"#{p}")) for p in ids]
+
+
+def why_no_round(tournament: Tournament, rounds: list[Round]) -> tuple[str, bool]:
+    """Why the next round cannot be generated now ("" when it can), and whether the
+    director may force it with a reason (the previous round is still being played)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return "The tournament is closed.", False
+    last = rounds[-1] if rounds else None
+    number = (last.number if last else 0) + 1
+    if tournament.rounds is not None and number > tournament.rounds:
+        return f"All {tournament.rounds} rounds have been generated.", False
+    if last is not None and last.status == Round.Status.DRAFT:
+        return f"Round {last.number} is still a draft: publish it first.", False
+    if last is not None and last.status == Round.Status.PUBLISHED:
+        return (
+            f"Round {last.number} is still being played. Round {number} can be generated once every "
+            f"table of round {last.number} is complete — or now, if you say why.",
+            True,
+        )
+    active = len(services.active_registrations(tournament, number))
+    needed = 2 if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL else tournament.table_min
+    if active < needed:
+        checked = "player is" if active == 1 else "players are"
+        return (
+            f"Only {active} {checked} checked in for round {number}; a table needs at least {needed}. "
+            "Check players in at the registration desk.",
+            False,
+        )
+    return "", False
+
+
+def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
+    registered_ids = {r.player_id for r in registrations}
+    rounds = list(tournament.round_set.select_related("created_by", "published_by").order_by("number"))
+    last = rounds[-1] if rounds else None
+    draft = last if last is not None and last.status == Round.Status.DRAFT else None
+    current = next((r for r in reversed(rounds) if r.status != Round.Status.DRAFT), None)
+    why, may_force = why_no_round(tournament, rounds)
+    pick = _int(request.GET.get("pick"))
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "club": tournament.club,
+        "registrations": registrations,
+        "counts": {
+            status: sum(1 for r in registrations if r.status == status)
+            for status in Registration.Status.values
+        },
+        "club_players": [
+            p.name for p in tournament.club.players.order_by("name") if p.pk not in registered_ids
+        ],
+        "rounds": rounds,
+        "next_number": (last.number if last else 0) + 1,
+        "why_no_round": why,
+        "may_force": may_force,
+        "draft": draft,
+        "finished": tournament.status == Tournament.Status.FINISHED,
+        "options_changed": _changed_options(tournament),
+        "exports": _exports(tournament),
+    }
+    if draft is not None:
+        seated = {s.player_id for t in draft.tables.all() for s in t.seats.all()}
+        context.update(
+            draft_tables=_table_rows(draft, live=False),
+            draft_byes=_names(list(draft.byes)),
+            departs=services.departs_from_generated(draft),
+            pick=pick if pick in seated or pick in draft.byes else None,
+        )
+        if context["pick"] is not None:
+            context["pick_name"] = (
+                Player.objects.filter(pk=context["pick"]).values_list("name", flat=True).first()
+            )
+    if current is not None:
+        context.update(current=current, current_tables=_table_rows(current, live=True))
+        context["current_byes"] = _names(list(current.byes))
+    return context
+
+
+def _changed_options(tournament: Tournament) -> list[str]:
+    """The rule options that differ from the preset's defaults, in words."""
+    try:
+        defaults = engine.get_ruleset(tournament.preset).options()
+    except EngineError:
+        return []
+    return [
+        f"{name.replace('_', ' ')}: {shown_default(value)}"
+        for name, value in tournament.options.items()
+        if defaults.get(name) != value
+    ]
+
+
+def _exports(tournament: Tournament) -> list[tuple[str, str]]:
+    """The standings CSV and the archive (League II), once their routes exist."""
+    found = []
+    for label, url in (
+        ("Standings (CSV)", f"/api/v1/tournaments/{tournament.pk}/standings.csv"),
+        ("Tournament archive (JSON)", f"/api/v1/tournaments/{tournament.pk}/archive"),
+    ):
+        if route_exists(url):
+            found.append((label, url))
+    return found
+
+
+@login_required
+@require_GET
+def desk(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _director_tournament(request, pk)
+    return render(request, "desk/desk.html", _desk_context(request, tournament))
+
+
+@login_required
+@require_GET
+def live_tables(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Round control's table statuses: the part of the desk htmx polls."""
+    tournament = _director_tournament(request, pk)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    if round_.status == Round.Status.DRAFT:
+        raise Http404("a draft round has no games yet")
+    return render(
+        request,
+        "desk/_live.html",
+        {
+            "tournament": tournament,
+            "current": round_,
+            "current_tables": _table_rows(round_, live=True),
+            "current_byes": _names(list(round_.byes)),
+        },
+    )
+
+
+# --- registrations ------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _director_tournament(request, pk)
+    from_round = _int(request.POST.get("from_round")) if request.POST.get("from_round") else None
+    check_in = request.POST.get("check_in") == "on"
+    try:
+        name = posted_text(request.POST, "name", 80)
+    except ValueError as exc:
+        messages.error(request, f"The player's name: {exc}")
+        return redirect(desk_url(tournament, "registrations"))
+    if not name:
+        messages.error(request, "Type the player's name.")
+        return redirect(desk_url(tournament, "registrations"))
+
+    def add() -> Outcome:
+        registration = services.register(tournament, name=name, from_round=from_round)
+        said = f"{registration.player.name} registered"
+        if registration.from_round > 1:
+            said += f" (a late entry, from round {registration.from_round})"
+        if check_in:
+            services.set_registration_status(registration, Registration.Status.CHECKED_IN)
+            said += " and checked in"
+        return Outcome(desk_url(tournament, "registrations"), said + ".")
+
+    return _act(request, "register", add, desk_url(tournament, "registrations"))
+
+
+STATUS_WORDS: dict[str, str] = {
+    Registration.Status.CHECKED_IN: "checked in",
+    Registration.Status.REGISTERED: "no longer checked in",
+    Registration.Status.DROPPED: "dropped out",
+    Registration.Status.WITHDRAWN: "withdrawn",
+}
+
+
+@login_required
+@require_POST
+def registration_status(request: HttpRequest, pk: int, registration_id: int) -> HttpResponse:
+    """Check in, undo a check-in, drop out or withdraw: the posted status is the one
+    wanted (not a toggle), so sending it twice changes nothing more."""
+    tournament = _director_tournament(request, pk)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player", "tournament"), pk=registration_id, tournament=tournament
+    )
+    status = request.POST.get("status", "")
+    back = desk_url(tournament, "registrations")
+
+    def change() -> Outcome:
+        services.set_registration_status(registration, status)
+        return Outcome(back, f"{registration.player.name}: {STATUS_WORDS.get(status, status)}.")
+
+    return _act(request, f"registration-{registration.pk}", change, back)
+
+
+@login_required
+@require_POST
+def check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _director_tournament(request, pk)
+    back = desk_url(tournament, "registrations")
+
+    def check_in() -> Outcome:
+        waiting = list(tournament.registrations.filter(status=Registration.Status.REGISTERED))
+        for registration in waiting:
+            services.set_registration_status(registration, Registration.Status.CHECKED_IN)
+        return Outcome(back, f"{len(waiting)} player{'s' if len(waiting) != 1 else ''} checked in.")
+
+    return _act(request, "check-in-all", check_in, back)
+
+
+# --- rounds -------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def generate(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _director_tournament(request, pk)
+    back = desk_url(tournament, "rounds")
+    try:
+        reason = posted_text(request.POST, "force_reason", 500)
+    except ValueError as exc:
+        messages.error(request, f"The reason: {exc}")
+        return redirect(back)
+
+    def make() -> Outcome:
+        # say why first, in the desk's words (a repeated form never gets here: once()
+        # answers it with the first post's outcome)
+        why, may_force = why_no_round(tournament, list(tournament.round_set.order_by("number")))
+        if why and not may_force:
+            raise ApiError("cannot_generate", why, 409)
+        manual = manual_start(tournament) if tournament.seating == "manual" else None
+        round_ = services.generate_round(tournament, request.user, force_reason=reason, manual=manual)
+        sizes = "+".join(str(t.seats.count()) for t in round_.tables.order_by("number"))
+        byes = f", {len(round_.byes)} bye{'s' if len(round_.byes) != 1 else ''}" if round_.byes else ""
+        return Outcome(back, f"Round {round_.number} generated as a draft: tables of {sizes}{byes}.")
+
+    return _act(request, "generate", make, back)
+
+
+def manual_start(tournament: Tournament) -> dict[str, list[Any]]:
+    """A manual tournament's starting seating for the desk: the checked-in players in
+    registration order, at tables of the tournament's sizes (the rest sit out); the
+    director then swaps and moves them as they want before publishing."""
+    number = tournament.round_set.count() + 1
+    active = [r.player_id for r in services.active_registrations(tournament, number)]
+    low = 2 if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL else tournament.table_min
+    sizes, _ = table_sizes(len(active), low, tournament.table_max)
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(active[start : start + size])
+        start += size
+    return {"tables": tables, "byes": active[start:]}
+
+
+def _draft(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+@login_required
+@require_POST
+def edit_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Swap two players, move one to a table, or give one a bye (the second click)."""
+    tournament = _director_tournament(request, pk)
+    round_ = _draft(tournament, number)
+    back = desk_url(tournament, "rounds")
+    player = _int(request.POST.get("player"))
+    edits: dict[str, Any]
+    if request.POST.get("op") == "swap":
+        edits = {"swap": [player, _int(request.POST.get("with"))]}
+    elif request.POST.get("op") == "move":
+        table = request.POST.get("table", "")
+        edits = {"move": {"player": player, "table": None if table == "bye" else _int(table)}}
+    else:
+        messages.error(request, "Choose a player, then where they go.")
+        return redirect(back)
+
+    def edit() -> Outcome:
+        edited = services.edit_draft(round_, edits, request.user)
+        said = next((n for n in reversed(edited.notes) if n.startswith("edited: ")), "edited")
+        return Outcome(back, f"Round {number} {said}.".replace("edited: ", ""))
+
+    return _act(request, f"edit-{round_.pk}", edit, back)
+
+
+@login_required
+@require_POST
+def publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    tournament = _director_tournament(request, pk)
+    round_ = _draft(tournament, number)
+    back = desk_url(tournament, "rounds")
+    try:
+        reason = posted_text(request.POST, "edit_reason", 500) if "edit_reason" in request.POST else None
+    except ValueError as exc:
+        messages.error(request, f"The reason: {exc}")
+        return redirect(back)
+
+    def go() -> Outcome:
+        published = services.publish_round(round_, request.user, edit_reason=reason)
+        tables = published.tables.count()
+        return Outcome(
+            back, f"Round {number} published: {tables} table{'s' if tables != 1 else ''} can start playing."
+        )
+
+    return _act(request, f"publish-{round_.pk}", go, back)
+
+
+@login_required
+def close(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close the tournament, after a confirmation page."""
+    tournament = _director_tournament(request, pk)
+    if request.method == "GET":
+        return render(request, "desk/close.html", {"tournament": tournament, "club": tournament.club})
+    if request.method != "POST":
+        return HttpResponse(status=405)
+
+    def finish() -> Outcome:
+        services.close_tournament(tournament, request.user)
+        return Outcome(desk_url(tournament), f"“{tournament.name}” is closed. Nothing can change any more.")
+
+    return _act(request, "close", finish, desk_url(tournament))
+
+
+# --- corrections --------------------------------------------------------------------------
+
+CORRECTIONS = {
+    "Retracted": "undid the last entry",
+    "ScoreAdjusted": "adjusted a score",
+    "SeatReplaced": "replaced a seat",
+    "GameAbandoned": "abandoned the game",
+}
+KINDS = {
+    "retract": "Undo the last entry",
+    "adjust": "Adjust a score",
+    "replace": "Replace a seat",
+    "abandon": "Abandon the game",
+}
+
+
+def _table(tournament: Tournament, table_id: int) -> Table:
+    table = get_object_or_404(
+        Table.objects.select_related("round", "game"), pk=table_id, round__tournament=tournament
+    )
+    if table.game is None:
+        raise Http404("this table has no game yet: its round is a draft")
+    return table
+
+
+def corrections_made(game: Game) -> list[dict[str, Any]]:
+    """The corrections in the game's log: what, by whom, when, and why. Their data are a
+    seat, points, a name and a reason: no card."""
+    rows = [row for row in game_selectors.game_rows(game) if row.type in CORRECTIONS]
+    users = get_user_model().objects.in_bulk({row.actor_id for row in rows if row.actor_id is not None})
+    made = []
+    for row in rows:
+        data = row.data
+        seat = data.get("seat")
+        actor = users.get(row.actor_id) if row.actor_id is not None else None
+        detail = ""
+        if row.type == "ScoreAdjusted":
+            sign = "+" if Fraction(data["points"]) >= 0 else ""
+            detail = f"{_seat_name(game, seat)} {sign}{points(data['points'])}"
+        elif row.type == "SeatReplaced":
+            detail = f"seat {seat + 1 if isinstance(seat, int) else '?'} → {data.get('name', '')}"
+        elif row.type == "Retracted":
+            count = data.get("count", 1)
+            detail = f"{count} entr{'y' if count == 1 else 'ies'}"
+        made.append(
+            {
+                "what": CORRECTIONS[row.type],
+                "detail": detail,
+                "reason": data.get("reason", ""),
+                "by": actor.get_username() if actor is not None else "the system",
+                "at": row.recorded_at,
+                "seq": row.seq,
+            }
+        )
+    return made
+
+
+def _seat_name(game: Game, seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(game.seats):
+        return str(game.seats[seat]["name"])
+    return f"seat {seat}"
+
+
+def _last_entry(game: Game) -> str:
+    """The last entry in effect, in words, from the public (redacted) form of the log."""
+    if game.version <= 1:
+        return ""
+    events, _ = game_selectors.viewer_events(game, after=game.version - 1, seat=None)
+    if not events:
+        return ""
+    last = events[-1]
+    kind = str(last.get("type", ""))
+    words = "".join(f" {c.lower()}" if c.isupper() else c for c in kind).strip()
+    seat = (last.get("data") or {}).get("seat")
+    return f"{words} ({_seat_name(game, seat)})" if isinstance(seat, int) else words
+
+
+def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
+    """The engine command a correction form asks for, and the sentence confirming it.
+    Malformed input raises ``ValueError`` with a message for the form."""
+    reason = posted_text(post, "reason", 500)
+    # the engine's ReplaceSeat carries no reason: the log says who took the seat, and who did it
+    if not reason and kind != "replace":
+        raise ValueError("Say why: a correction needs a reason.")
+    seat = _int(post.get("seat"))
+    if kind in ("adjust", "replace") and (seat is None or not 0 <= seat < len(game.seats)):
+        raise ValueError("Choose a seat.")
+    if kind == "retract":
+        return {"type": "Retract", "count": 1, "reason": reason}, "Undo the last entry"
+    if kind == "abandon":
+        return {"type": "AbandonGame", "reason": reason}, "Abandon the game (it ends without a result)"
+    if kind == "adjust":
+        text = str(post.get("points", "")).strip()
+        try:
+            if not _POINTS.match(text):
+                raise ValueError(text)
+            amount = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError("Points are a whole number or a fraction, like -10, 5/2 or 2.5.") from None
+        if amount == 0:
+            raise ValueError("An adjustment of 0 changes nothing.")
+        assert seat is not None
+        sign = "+" if amount > 0 else ""
+        return (
+            {"type": "AdjustScore", "seat": seat, "points": str(amount), "reason": reason},
+            f"Adjust {_seat_name(game, seat)}'s score by {sign}{points(amount)}",
+        )
+    if kind == "replace":
+        name = posted_text(post, "name", 80)
+        if not name:
+            raise ValueError("Name the player taking the seat (1 to 80 characters).")
+        assert seat is not None
+        return (
+            {"type": "ReplaceSeat", "seat": seat, "name": name, "bot": None},
+            f"Give {_seat_name(game, seat)}'s seat to {name}",
+        )
+    raise ValueError("Choose a correction.")
+
+
+def _table_context(tournament: Tournament, table: Table) -> dict[str, Any]:
+    assert table.game is not None
+    status, label, hand, scores = live_status(table.game)
+    return {
+        "tournament": tournament,
+        "club": tournament.club,
+        "table": table,
+        "game": table.game,
+        "status": status,
+        "label": label,
+        "hand": hand,
+        "seats": list(
+            zip([s["name"] for s in table.game.seats], scores or [""] * len(table.game.seats), strict=False)
+        ),
+        "corrections": corrections_made(table.game),
+        "last_entry": _last_entry(table.game),
+        "over": table.game.status in game_services.FINAL_STATUSES,
+        "kinds": KINDS,
+    }
+
+
+@login_required
+def table_corrections(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+    """A table's corrections: the forms (each confirmed on a second page) and those made."""
+    tournament = _director_tournament(request, pk)
+    table = _table(tournament, table_id)
+    context = _table_context(tournament, table)
+    if request.method == "GET":
+        return render(request, "desk/table.html", context)
+    if request.method != "POST":
+        return HttpResponse(status=405)
+    game = table.game
+    assert game is not None
+    kind = request.POST.get("kind", "")
+    try:
+        command, sentence = _command(kind, request.POST, game)
+    except ValueError as exc:
+        return render(
+            request, "desk/table.html", {**context, "error": str(exc), "error_kind": kind}, status=400
+        )
+    if request.POST.get("confirmed") != "yes":
+        # The confirmation: the same correction, with the version it was decided on.
+        return render(
+            request,
+            "desk/confirm.html",
+            {**context, "command": command, "sentence": sentence, "kind": kind, "post": request.POST},
+        )
+    back = reverse("desk-table", args=[tournament.pk, table.pk])
+    version = _int(request.POST.get("version"))
+    try:
+        access = access_for(request.user, game, for_action="command")
+        authorize_command(access, command)
+        result = game_services.submit_command(
+            game=game,
+            command=command,
+            actor=request.user,
+            source=Source.WEB,
+            expected_version=version if version is not None else game.version,
+            idempotency_key=posted_key(request, f"correct-{game.pk}"),
+        )
+    except game_services.VersionConflict:
+        messages.error(
+            request,
+            "The table recorded something while you were confirming: check the table, then try again.",
+        )
+        return redirect(back)
+    except (EngineError, game_services.StoreError, ApiError) as exc:
+        return render(
+            request,
+            "desk/table.html",
+            {**_table_context(tournament, table), "error": exc.message, "error_kind": kind},
+            status=409,
+        )
+    if not result.replayed and game.status in game_services.FINAL_STATUSES:
+        # the outbox task does this too; doing it here shows the round complete at once
+        services.game_ended(game.pk)
+    messages.success(
+        request, f"Table {table.number}: {sentence[0].lower()}{sentence[1:]} — done by {request.user}."
+    )
+    return redirect(back)
+
+
+urlpatterns = [
+    path("clubs/<slug:slug>/", club_page, name="club"),
+    path("clubs/<slug:slug>/tournaments/new", tournament_new, name="tournament-new"),
+    path("tournaments/<int:pk>/desk", desk, name="desk"),
+    path("tournaments/<int:pk>/edit", tournament_edit, name="tournament-edit"),
+    path("tournaments/<int:pk>/desk/register", register, name="desk-register"),
+    path("tournaments/<int:pk>/desk/check-in-all", check_in_all, name="desk-check-in-all"),
+    path(
+        "tournaments/<int:pk>/desk/registrations/<int:registration_id>",
+        registration_status,
+        name="desk-registration",
+    ),
+    path("tournaments/<int:pk>/desk/rounds", generate, name="desk-generate"),
+    path("tournaments/<int:pk>/desk/rounds/<int:number>/edit", edit_round, name="desk-edit-round"),
+    path("tournaments/<int:pk>/desk/rounds/<int:number>/publish", publish, name="desk-publish"),
+    path("tournaments/<int:pk>/desk/rounds/<int:number>/live", live_tables, name="desk-live"),
+    path("tournaments/<int:pk>/desk/tables/<int:table_id>", table_corrections, name="desk-table"),
+    path("tournaments/<int:pk>/desk/close", close, name="desk-close"),
+]
