@@ -630,8 +630,7 @@ def test_round_control_shows_a_showdown_awaiting_its_result_then_complete_tables
     assert "Round 2 generated as a draft" in text(generated)
 
 
-@pytest.mark.urls("tests.web.desk_other_pages_urls")
-def test_links_to_the_exports_the_record_page_and_the_public_page_appear_once_they_exist(
+def test_the_desk_links_the_exports_the_record_page_and_the_public_page(
     playing: Table, director: Client
 ) -> None:
     tournament = playing.round.tournament
@@ -639,22 +638,9 @@ def test_links_to_the_exports_the_record_page_and_the_public_page_appear_once_th
     assert f'href="/api/v1/tournaments/{tournament.pk}/standings.csv"' in page
     assert f'href="/api/v1/tournaments/{tournament.pk}/archive"' in page
     assert f'href="/tables/{playing.pk}/record"' in page
+    assert f'href="/games/{playing.game_id}/"' in page
     club = text(director.get("/clubs/riverside/"))
     assert f'<a href="/tournaments/{tournament.pk}/">Autumn Cup</a>' in club
-
-
-def test_without_those_pages_the_desk_links_to_none_of_them(playing: Table, director: Client) -> None:
-    from web.views.desk import route_exists
-
-    tournament = playing.round.tournament
-    page = text(director.get(f"/tournaments/{tournament.pk}/desk"))
-    for url in (
-        f"/api/v1/tournaments/{tournament.pk}/standings.csv",
-        f"/api/v1/tournaments/{tournament.pk}/archive",
-        f"/tables/{playing.pk}/record",
-    ):
-        assert (f'href="{url}"' in page) == route_exists(url)
-    assert not route_exists(f"/api/v1/tournaments/{tournament.pk}/no-such-export")
 
 
 def test_a_manual_round_starts_in_registration_order_for_the_director_to_arrange(

@@ -21,12 +21,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import Resolver404, path, resolve, reverse
+from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
 from config.api_errors import ApiError
-from config.error_views import api_route_not_found
 from engine.errors import EngineError
 from games import selectors as game_selectors
 from games import services as game_services
@@ -45,16 +44,6 @@ Action = Callable[[], Outcome]
 
 
 # --- helpers ------------------------------------------------------------------------------
-
-
-def route_exists(url: str) -> bool:
-    """Whether ``url`` is served by a real route (not the API's catch-all 404): links to
-    pages other issues add (the scorekeeper's page, the exports) appear once they exist."""
-    try:
-        match = resolve(url)
-    except Resolver404:
-        return False
-    return match.func is not api_route_not_found
 
 
 def _tournament(pk: int) -> Tournament:
@@ -131,8 +120,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     is_director = has_role(request.user, club.pk, Membership.Role.DIRECTOR)
     tournaments = list(club.tournaments.order_by("-created_at", "-id"))
     for t in tournaments:
-        public = f"/tournaments/{t.pk}/"
-        t.public_url = public if route_exists(public) else ""  # type: ignore[attr-defined]
+        t.public_url = reverse("public-tournament", args=[t.pk])  # type: ignore[attr-defined]
     return render(
         request,
         "desk/club.html",
@@ -286,10 +274,8 @@ def _table_rows(round_: Round, *, live: bool) -> list[TableRow]:
         row = TableRow(table, _seat_rows(table), list(table.notes))
         if live and table.game_id is not None:
             row.status, row.label, row.hand, row.scores = live_status(table.game)
-            record = f"/tables/{table.pk}/record"
-            row.record_url = record if route_exists(record) else ""
-            page = f"/games/{table.game_id}/"
-            row.game_url = page if route_exists(page) else ""
+            row.record_url = reverse("table-record", args=[table.pk])
+            row.game_url = reverse("game-page", args=[table.game_id])
         rows.append(row)
     return rows
 
@@ -389,15 +375,11 @@ def _changed_options(tournament: Tournament) -> list[str]:
 
 
 def _exports(tournament: Tournament) -> list[tuple[str, str]]:
-    """The standings CSV and the archive (League II), once their routes exist."""
-    found = []
-    for label, url in (
-        ("Standings (CSV)", f"/api/v1/tournaments/{tournament.pk}/standings.csv"),
-        ("Tournament archive (JSON)", f"/api/v1/tournaments/{tournament.pk}/archive"),
-    ):
-        if route_exists(url):
-            found.append((label, url))
-    return found
+    """The standings CSV and the tournament archive (docs/standings.md, docs/archive.md)."""
+    return [
+        ("Standings (CSV)", reverse("tournament-standings-csv", args=[tournament.pk])),
+        ("Tournament archive (JSON)", reverse("tournament-archive", args=[tournament.pk])),
+    ]
 
 
 @login_required
