@@ -17,7 +17,7 @@ import pytest
 from tests.support.ci import IN_CI
 
 # The fixtures every test package shares; a package's own fixtures stay in its conftest.
-pytest_plugins = ["tests.fixtures.users", "tests.fixtures.live"]
+pytest_plugins = ["tests.fixtures.users", "tests.fixtures.live", "tests.fixtures.celery"]
 
 
 def _redis_reachable(url: str) -> bool:

@@ -75,6 +75,15 @@ def _with_reason(text: str, reason: Any) -> str:
     return f"{text} ({reason})." if reason else f"{text}."
 
 
+def _started(d: Mapping[str, Any]) -> str:
+    names = [str(seat.get("name", "")) for seat in d.get("seats") or [] if isinstance(seat, Mapping)]
+    preset = (d.get("ruleset") or {}).get("preset", "")
+    if not names:
+        return "The game started."
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"The game started: {listed} play {preset}."
+
+
 def _dealt(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
     text = f"Hand {d.get('hand_number')}: {n(d.get('dealer'))} dealt"
     if d.get("upcard"):
@@ -151,7 +160,7 @@ def _finished(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
 
 
 _SENTENCES: dict[str, Callable[[Mapping[str, Any], Callable[[Any], str]], str]] = {
-    "GameStarted": lambda d, n: "The game started.",
+    "GameStarted": lambda d, n: _started(d),
     "HandDealt": _dealt,
     "UpcardPassed": lambda d, n: f"{n(d.get('seat'))} passed the upcard.",
     "CardDrawn": _drawn,

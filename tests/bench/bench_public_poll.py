@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.support.public import autumn_cup, eager_tasks
+from tests.support.celery import eager_tasks
+from tests.support.public import autumn_cup
 
 POLLS = 2000
 WARMUP = 100

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from config.celery import app as celery_app
 from games import services, store
 from tests.support.games import new_game
 
@@ -19,17 +18,6 @@ def _fresh_state_cache() -> Iterator[None]:
     store.state_cache.clear()
     yield
     store.state_cache.clear()
-
-
-@pytest.fixture
-def eager_celery() -> Iterator[None]:
-    """Run outbox tasks in process, even when a broker is configured (CI)."""
-    # The app reads Django settings (CELERY_ namespace): override the prefixed keys.
-    conf = celery_app.conf
-    saved = conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES
-    conf.CELERY_TASK_ALWAYS_EAGER = conf.CELERY_TASK_EAGER_PROPAGATES = True
-    yield
-    conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES = saved
 
 
 @pytest.fixture

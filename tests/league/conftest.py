@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from config.celery import app as celery_app
 from games import store
 from league.models import Club, Membership
 
@@ -18,16 +17,6 @@ def _fresh_state_cache() -> Iterator[None]:
     store.state_cache.clear()
     yield
     store.state_cache.clear()
-
-
-@pytest.fixture
-def eager_celery() -> Iterator[None]:
-    """Run outbox tasks in process, even when a broker is configured (CI)."""
-    conf = celery_app.conf
-    saved = conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES
-    conf.CELERY_TASK_ALWAYS_EAGER = conf.CELERY_TASK_EAGER_PROPAGATES = True
-    yield
-    conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES = saved
 
 
 @pytest.fixture

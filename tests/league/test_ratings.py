@@ -14,7 +14,6 @@ from django.core.management import CommandError, call_command
 from openskill.models import PlackettLuce
 
 import engine
-from config.celery import app as celery_app
 from games import services
 from games.models import Game, GameEvent, OutboxMessage, Source
 from league import ratings
@@ -29,6 +28,7 @@ from league.models import (
     Tournament,
 )
 from league.selectors import ordinals
+from tests.support.celery import eager_tasks
 from tests.support.games import a_legal_move, client_for
 from tests.support.rated import club_with, open_club_game, played, record, record_hand
 
@@ -284,15 +284,10 @@ def test_the_outbox_queues_the_refresh_and_the_task_rates(
     kings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     club, players = kings
-    conf = celery_app.conf
-    saved = conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES
-    conf.CELERY_TASK_ALWAYS_EAGER = conf.CELERY_TASK_EAGER_PROPAGATES = True
-    try:
+    with eager_tasks():
         game = open_club_game(club, ["Ann", "Bea"])
         with django_capture_on_commit_callbacks(execute=True):
             record_hand(game, [2, 30])
-    finally:
-        conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES = saved
     rows = OutboxMessage.objects.filter(topic="league.tasks.refresh_ratings")
     assert [row.payload for row in rows] == [{"game_id": game.pk}]
     assert rows.get().dispatched_at is not None

@@ -4,28 +4,11 @@ through the games services (tests/support/tournaments.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from league.models import Club, Player, Round, Tournament
 from tests.support.tournaments import add_round, command, make_tournament, open_game, players, record_hand
-
-
-@contextmanager
-def eager_tasks() -> Iterator[None]:
-    """Run the outbox's tasks (the standings and ratings refreshes) in this process even
-    when a broker is configured (CI): a worker would read another database than the test's."""
-    from config.celery import app
-
-    conf = app.conf  # read from Django's settings under the CELERY_ namespace
-    saved = conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES
-    conf.CELERY_TASK_ALWAYS_EAGER = conf.CELERY_TASK_EAGER_PROPAGATES = True
-    try:
-        yield
-    finally:
-        conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES = saved
 
 
 @dataclass

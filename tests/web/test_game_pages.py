@@ -4,7 +4,6 @@ each kind of visitor: the seated player, another player, a spectator, a club dir
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -14,22 +13,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 import engine
-from config.celery import app as celery_app
 from engine.scoring import score_counts
 from games import store
 from games.models import Game
 from tests.support.web_games import LiveTable, finished_game, live_table
 from web import replay
-
-
-@pytest.fixture
-def eager_bots() -> Iterator[None]:
-    """Bots play in process, even where a broker is configured (CI)."""
-    conf = celery_app.conf
-    saved = conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES
-    conf.CELERY_TASK_ALWAYS_EAGER = conf.CELERY_TASK_EAGER_PROPAGATES = True
-    yield
-    conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES = saved
 
 
 @pytest.fixture
@@ -52,9 +40,9 @@ def test_the_replay_steps_through_the_log(owner: Any, ann: Any) -> None:
     game = finished_game(owner, ann, hands=2)
     client = Client()
     first = client.get(f"/games/{game.pk}/?step=1").content.decode()
-    assert "Step 1 of" in first and "The game starts: ann, Bo and Cy play knock-rummy." in first
+    assert "Step 1 of" in first and "The game started: ann, Bo and Cy play knock-rummy." in first
     second = client.get(f"/games/{game.pk}/?step=2").content.decode()
-    assert "Step 2 of" in second and "Hand 1:" in second and "deals" in second
+    assert "Step 2 of" in second and "Hand 1:" in second and " dealt" in second
     latest = client.get(f"/games/{game.pk}/").content.decode()
     assert f"Step {game.version} of {game.version}" in latest
     assert "The game is over" in latest
@@ -271,7 +259,7 @@ def test_a_double_post_of_one_form_plays_once(owner: Any, ann: Any, bob: Any) ->
 
 @pytest.mark.django_db
 def test_an_htmx_move_gets_the_table_back_and_the_bots_answer(
-    owner: Any, ann: Any, eager_bots: None, django_capture_on_commit_callbacks: Any
+    owner: Any, ann: Any, eager_celery: None, django_capture_on_commit_callbacks: Any
 ) -> None:
     from games.services import SeatSpec
     from tests.support.games import new_game
@@ -324,7 +312,7 @@ def test_the_home_page_offers_practice_to_signed_in_players(ann: Any) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(("preset", "seats"), [("gin-rummy", 2), ("knock-rummy", 3)])
 def test_a_practice_game_seats_the_player_against_bots(
-    ann: Any, preset: str, seats: int, eager_bots: None, django_capture_on_commit_callbacks: Any
+    ann: Any, preset: str, seats: int, eager_celery: None, django_capture_on_commit_callbacks: Any
 ) -> None:
     client = signed_in(ann)
     with django_capture_on_commit_callbacks(execute=True):

@@ -7,27 +7,16 @@ delay between bot moves (settings.BOT_MOVE_DELAY is 0 in tests)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import engine
-from config.celery import app as celery_app
 from games import store
 from games.models import Game
 from tests.support.browser import shoot, sign_in
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def eager_bots() -> Iterator[None]:
-    conf = celery_app.conf
-    saved = conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES
-    conf.CELERY_TASK_ALWAYS_EAGER = conf.CELERY_TASK_EAGER_PROPAGATES = True
-    yield
-    conf.CELERY_TASK_ALWAYS_EAGER, conf.CELERY_TASK_EAGER_PROPAGATES = saved
 
 
 def version(page: Any) -> str:
@@ -89,7 +78,7 @@ def start_practice(page: Any, live_server: Any, preset: str, bots: str) -> Game:
 
 @pytest.mark.parametrize(("preset", "bots"), [("knock-rummy", "2"), ("gin-rummy", "1")])
 def test_a_player_plays_a_whole_hand_against_bots(
-    games_db: None, live_server: Any, page: Any, ann: Any, eager_bots: None, preset: str, bots: str
+    games_db: None, live_server: Any, page: Any, ann: Any, eager_celery: None, preset: str, bots: str
 ) -> None:
     sign_in(page, live_server.url, ann)
     game = start_practice(page, live_server, preset, bots)

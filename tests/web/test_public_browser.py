@@ -20,7 +20,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from games.models import Game
-from tests.support.public import Cup, autumn_cup, eager_tasks
+from tests.support.celery import eager_tasks
+from tests.support.public import Cup, autumn_cup
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,8 @@ import pytest
 from django.test import Client
 
 from league.models import RatingEntry, Tournament
-from tests.support.public import Cup, autumn_cup, eager_tasks
+from tests.support.celery import eager_tasks
+from tests.support.public import Cup, autumn_cup
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.support.public import Cup, autumn_cup, eager_tasks
+from tests.support.celery import eager_tasks
+from tests.support.public import Cup, autumn_cup
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ def test_the_replay_viewer_steps_with_the_keyboard(
     last = game.version
     page.goto(f"{live_server.url}/games/{game.pk}/?step=1")
     assert step_shown(page) == f"Step 1 of {last}"
-    assert "The game starts" in page.locator("#move-text").inner_text()
+    assert "The game started" in page.locator("#move-text").inner_text()
     for expected in (2, 3, 4):
         page.keyboard.press("ArrowRight")
         page.wait_for_url(f"**/?step={expected}")

@@ -18,6 +18,7 @@ from games.access import GameAccess, access_for
 from games.models import Game
 from games.redaction import live_hand, redact_events
 from web import replay
+from web.words import describe
 
 STATUS_TEXT = {
     "awaiting_deal": "waiting for the deal",
@@ -83,7 +84,7 @@ def build_replay(game: Game, user: Any) -> Replay:
         names = [s.name for s in (before or after).seats]
         hand_state = after.hand if event["type"] == "HandDealt" or before is None else before.hand
         number = event["data"].get("hand_number") or (hand_state.number if hand_state is not None else 0)
-        moves.append(Move(index, int(number or 0), replay.describe(event, names), event["type"]))
+        moves.append(Move(index, int(number or 0), describe(event, names), event["type"]))
         before = after
     return Replay(game, access, seat, states, moves, live_hand(states[-1]))
 
