@@ -27,6 +27,8 @@ from django.db.models import Case, F, JSONField, Q, Value, When
 
 from games.models import GameEvent
 from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
+from league.ratings import family_of
+from league.selectors import ordinals
 from league.standings import CORRECTIONS, READ_TYPES, GameFold, Settings, TableResult, standings
 from league.standings.results import ABANDONED, FINISHED
 
@@ -281,9 +283,20 @@ def _recorded(
     return results, newest, at.time
 
 
-def _name_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    names = dict(Player.objects.filter(pk__in=[r["player"] for r in rows]).values_list("pk", "name"))
-    return [{**r, "player": {"id": r["player"], "name": names.get(r["player"], "")}} for r in rows]
+def _name_rows(
+    tournament: Tournament, rows: Sequence[Mapping[str, Any]], *, ratings: bool
+) -> list[dict[str, Any]]:
+    """The rows with each player's name and, with ``ratings``, their rating: the current
+    ordinal (mu - 3 sigma) in the club's game family of the tournament's preset (None
+    before their first rated game). One query for the names, one for the ordinals."""
+    ids = [r["player"] for r in rows]
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    named = [{**r, "player": {"id": r["player"], "name": names.get(r["player"], "")}} for r in rows]
+    if not ratings:
+        return named
+    family = family_of(tournament.preset)
+    rated = ordinals(tournament.club_id, family, ids) if family is not None and ids else {}
+    return [{**r, "rating": {"family": family, "ordinal": rated.get(r["player"]["id"])}} for r in named]
 
 
 def _up_to_round(rounds: list[dict[str, Any]], after_round: int | None) -> list[dict[str, Any]]:
@@ -296,9 +309,12 @@ def read_standings(
     after_round: int | None = None,
     timeline: str = CORRECTED,
     at: Moment | None = None,
+    ratings: bool = True,
 ) -> dict[str, Any]:
     """The standings document of the API: ``timeline``, ``after_round``,
-    ``current_to`` (position and time of the last event they include) and ``rows``."""
+    ``current_to`` (position and time of the last event they include) and ``rows``;
+    each row has its player's current rating (``ratings=False`` leaves it out: the
+    seating reads only points)."""
     if timeline not in TIMELINES:
         raise StandingsQueryError("invalid_timeline", f"timeline is corrected or recorded, not {timeline!r}")
     if at is not None and timeline != RECORDED:
@@ -332,7 +348,7 @@ def read_standings(
         "timeline": timeline,
         "after_round": after_round,
         "current_to": current_to,
-        "rows": _name_rows(rows),
+        "rows": _name_rows(tournament, rows, ratings=ratings),
     }
 
 

@@ -512,7 +512,7 @@ def seating_standings(
     tournament's scheme and ordered by its tiebreaks, best first, with each player's
     points. Players with no result yet are not listed (the seating ranks them last)."""
     projection.refresh(tournament.pk)
-    rows = projection.read_standings(tournament, after_round=before - 1)["rows"]
+    rows = projection.read_standings(tournament, after_round=before - 1, ratings=False)["rows"]
     order = tuple(int(row["player"]["id"]) for row in rows)
     points = {int(row["player"]["id"]): Fraction(str(row["points"])) for row in rows}
     return order, points

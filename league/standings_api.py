@@ -157,6 +157,7 @@ class TournamentStandingsCsvView(ApiView):
                 "replaced",
                 "in_play",
                 "qualified",
+                "rating_ordinal",
                 *tiebreaks,
             ]
         )
@@ -173,6 +174,7 @@ class TournamentStandingsCsvView(ApiView):
                     row["replaced"],
                     row["in_play"],
                     "yes" if row["qualified"] else "no",
+                    _ordinal(row["rating"]["ordinal"]),
                     *["" if row["tiebreaks"].get(t) is None else row["tiebreaks"][t] for t in tiebreaks],
                 ]
             )
@@ -180,6 +182,11 @@ class TournamentStandingsCsvView(ApiView):
         response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-standings.csv"'
         response["X-Current-To-Position"] = str(document["current_to"]["position"])
         return response
+
+
+def _ordinal(value: float | None) -> str:
+    """A rating ordinal to three decimals; empty before the player's first rated game."""
+    return "" if value is None else f"{value:.3f}"
 
 
 def _cell(text: str) -> str:

@@ -1,6 +1,6 @@
 """The standings and ratings as the public pages show them, read from League II's
-projections (:mod:`league.projection` for the standings; :func:`league.selectors.ordinals`
-and :func:`league.selectors.player_ratings` for the ratings). Nothing is computed here
+projections (:mod:`league.projection` for the standings, each row with its rating
+ordinal; :func:`league.selectors.player_ratings` for a player's rating history). Nothing is computed here
 but the presentation: the as-of query read from the page's form, the comparison of two
 timelines (rows that differ are marked), each row's rating ordinal, and the rating
 history as chart series."""
@@ -26,8 +26,7 @@ from league.projection import (
     settings_of,
     standings_changes,
 )
-from league.ratings import family_of
-from league.selectors import ordinals, player_ratings
+from league.selectors import player_ratings
 from league.standings import REGISTRY, Settings
 from web.public_reads import PUBLIC_ROUND_STATUSES, points_text
 from web.rating_chart import Point, Series
@@ -168,20 +167,16 @@ def _fraction_text(value: Any) -> str:
     return str(value)
 
 
-def ordinals_for(tournament: Tournament, player_ids: list[int]) -> dict[int, float]:
-    """Each player's current rating ordinal in the tournament's club and game family."""
-    family = family_of(tournament.preset)
-    if family is None or not player_ids:
-        return {}
-    return ordinals(tournament.club_id, family, player_ids)
+def _ordinal_text(row: Mapping[str, Any]) -> str:
+    """The row's rating ordinal (read with the standings, see :func:`read_standings`)."""
+    ordinal = (row.get("rating") or {}).get("ordinal")
+    return "" if ordinal is None else f"{ordinal:.1f}"
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
     names = list(Settings.from_mapping(settings_of(tournament)).tiebreaks)  # the preset's when none are set
     # The seeded draw orders players nothing else separates; its number means nothing to a reader.
     names = [name for name in names if name not in HIDDEN_TIEBREAKS]
-    players = [row["player"]["id"] for row in document["rows"]]
-    ordinals = ordinals_for(tournament, players)
     recorded_at = document["current_to"].get("recorded_at")
     return StandingsTable(
         timeline=document["timeline"],
@@ -198,7 +193,7 @@ def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
                 points=_fraction_text(row["points"]),
                 played=row["played"],
                 tiebreaks=[_fraction_text(row.get("tiebreaks", {}).get(name)) for name in names],
-                ordinal=f"{ordinals[row['player']['id']]:.1f}" if row["player"]["id"] in ordinals else "",
+                ordinal=_ordinal_text(row),
             )
             for row in document["rows"]
         ],
@@ -265,7 +260,6 @@ __all__ = [
     "corrections",
     "leaders",
     "live",
-    "ordinals_for",
     "parse_query",
     "rating_series",
     "round_numbers",

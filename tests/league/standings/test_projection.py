@@ -243,10 +243,10 @@ def test_the_csv_has_the_json_rows(cup: dict[str, Any], club: Club) -> None:
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     lines = response.content.decode().splitlines()
     assert (
-        lines[0]
-        == "rank,player_id,player,points,played,byes,abandoned,replaced,in_play,qualified,wins,random"
+        lines[0] == "rank,player_id,player,points,played,byes,abandoned,replaced,in_play,qualified,"
+        "rating_ordinal,wins,random"
     )
-    assert lines[1].startswith(f"1,{cup['p']['Ann']},Ann,40,1,0,0,0,0,yes,1,")
+    assert lines[1].startswith(f"1,{cup['p']['Ann']},Ann,40,1,0,0,0,0,yes,,1,")  # not rated yet
     assert any(",'=HYPERLINK(1),-25," in line for line in lines)
 
 
@@ -292,12 +292,54 @@ def test_the_standings_read_takes_a_pinned_number_of_queries(
     projection.refresh(cup["t"].pk)
     client = client_for(None)
     url = f"/api/v1/tournaments/{cup['t'].pk}/standings"
-    with django_assert_max_num_queries(3):  # tournament, projection row, player names
+    with django_assert_max_num_queries(4):  # tournament, projection row, player names, ordinals
         assert client.get(url).status_code == 200
-    with django_assert_max_num_queries(5):  # + rounds, and the tables' seats
+    with django_assert_max_num_queries(6):  # + rounds, and the tables' seats
         assert client.get(url, {"after_round": "1"}).status_code == 200
-    with django_assert_max_num_queries(7):  # + the event's time, the result versions
+    with django_assert_max_num_queries(8):  # + the event's time, the result versions
         assert client.get(url, {"timeline": "recorded", "at": "3"}).status_code == 200
+    with django_assert_max_num_queries(4):
+        assert client.get(f"{url}.csv").status_code == 200
+
+
+def test_each_row_has_the_players_current_rating_ordinal(cup: dict[str, Any]) -> None:
+    from league import ratings
+    from league.models import RatingEntry
+
+    t = cup["t"]
+    projection.refresh(t.pk)
+    client = client_for(None)
+    url = f"/api/v1/tournaments/{t.pk}/standings"
+    before = client.get(url).json()["rows"]
+    assert {row["player"]["name"]: row["rating"] for row in before}["Ann"] == {
+        "family": "knock",
+        "ordinal": None,
+    }
+    ratings.rebuild(t.club)
+    latest = {
+        entry.player_id: entry.ordinal
+        for entry in RatingEntry.objects.filter(club=t.club, family="knock").order_by("position")
+    }
+    assert len(latest) == 5  # both tables rated: everyone
+    rows = client.get(url).json()["rows"]
+    assert {row["player"]["id"]: row["rating"]["ordinal"] for row in rows} == latest
+    assert {row["rating"]["family"] for row in rows} == {"knock"}
+    assert latest[cup["p"]["Ann"]] > latest[cup["p"]["Cy"]]  # the winner above the last
+    # every moment and round reads the same current rating
+    recorded = client.get(url, {"timeline": "recorded", "at": "1", "after_round": "1"}).json()["rows"]
+    assert all(row["rating"]["ordinal"] == latest[row["player"]["id"]] for row in recorded)
+    lines = client.get(f"{url}.csv").content.decode().splitlines()
+    column = lines[0].split(",").index("rating_ordinal")
+    by_id = {int(line.split(",")[1]): line.split(",")[column] for line in lines[1:]}
+    assert by_id == {p: f"{o:.3f}" for p, o in latest.items()}
+
+
+def test_a_gin_tournament_reads_the_gin_family(club: Club, owner: Any) -> None:
+    ann, bo = players(club, "Ann", "Bo")
+    tournament = make_tournament(club, preset="gin-rummy")
+    add_round(tournament, 1, [[ann, bo]])
+    rows = client_for(None).get(f"/api/v1/tournaments/{tournament.pk}/standings").json()["rows"]
+    assert [row["rating"] for row in rows] == [{"family": "gin", "ordinal": None}] * 2
 
 
 def test_stale_sees_new_events_settings_and_rounds(cup: dict[str, Any], owner: Any) -> None:
