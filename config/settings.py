@@ -212,6 +212,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "catch-up-standings": {"task": "league.tasks.catch_up_standings", "schedule": 60.0},
     # Catches up the ratings of any club whose refresh was lost.
     "catch-up-ratings": {"task": "league.tasks.catch_up_ratings", "schedule": 60.0},
+    # Forgets the web forms' used keys after a week (web/once.py).
+    "purge-form-posts": {"task": "web.tasks.purge_form_posts", "schedule": 24 * 3600.0},
 }
 # A digital game waiting this long for a bot's move gets the bot turn enqueued again
 # (games/watchdog.py): the broker may have lost it.

@@ -4,18 +4,27 @@ Services that take an idempotency key get the form's key directly (``submit_comm
 For the others (the league's tournament, registration and round writes), the key is
 recorded here in the same transaction as the action: the first post acts and records
 where it led; a repeat finds the record and is sent to the same place, with the same
-message, and nothing is written again."""
+message, and nothing is written again.
+
+The keys are kept for :data:`KEEP_FORM_POSTS` (a week): long past any double tap or
+reload, and a form is not sent a week after it was drawn but by someone who means it.
+:func:`purge` deletes the older ones; beat runs it daily (``web.tasks.purge_form_posts``)
+and ``manage.py purge_form_posts [--days N]`` runs it by hand."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 
 from web.forms import posted_key
 from web.models import FormPost
+
+KEEP_FORM_POSTS = timedelta(days=7)
 
 
 @dataclass(frozen=True)
@@ -53,3 +62,12 @@ def once(request: HttpRequest, scope: str, action: Callable[[], Outcome]) -> Out
         if earlier is None:
             raise
         return Outcome(earlier.location, earlier.message, repeated=True)
+
+
+def purge(older_than: timedelta = KEEP_FORM_POSTS) -> int:
+    """Delete the form keys recorded more than ``older_than`` ago; how many went. A form
+    posted again after its key went acts again (as a form with no key does)."""
+    if older_than < timedelta(0):
+        raise ValueError("older_than cannot be negative")
+    deleted, _ = FormPost.objects.filter(created_at__lt=timezone.now() - older_than).delete()
+    return deleted
