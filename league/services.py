@@ -577,41 +577,133 @@ def _seating_error(exc: SeatingError) -> LeagueError:
     return LeagueError(exc.code, exc.message)
 
 
+@dataclass(frozen=True)
+class Blocker:
+    """A reason the next round cannot be generated now.
+
+    ``code`` and ``message`` are the API's error (``status`` its HTTP status);
+    ``advice`` says the same to a director at the desk, with what to do about it.
+    ``overridable``: generating anyway is allowed with a reason (``force_reason``).
+    ``enforced``: :func:`generate_round` refuses; a blocker that is not (too few players
+    checked in to fill a table) is one the desk refuses while the API seats the round
+    as byes only."""
+
+    code: str
+    message: str
+    advice: str
+    overridable: bool = False
+    enforced: bool = True
+    status: int = 409
+
+
+def smallest_table(tournament: Tournament) -> int:
+    """The fewest players a table can start with: two when bots fill a digital table's
+    empty seats, else the tournament's minimum table size."""
+    return 2 if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL else tournament.table_min
+
+
+def _round_done(round_: Round) -> bool:
+    """Complete, or published with every table's game over (the completion task may not
+    have run yet: :func:`generate_round` completes it first)."""
+    if round_.status == Round.Status.COMPLETE:
+        return True
+    if round_.status != Round.Status.PUBLISHED:
+        return False
+    statuses = round_.tables.values_list("game__status", flat=True)
+    return all(status in FINAL_GAME_STATUSES for status in statuses)
+
+
+def round_blockers(tournament: Tournament, rounds: Sequence[Round] | None = None) -> list[Blocker]:
+    """Why the next round of ``tournament`` cannot be generated now, in the order
+    :func:`generate_round` checks: the tournament is finished; every fixed round is
+    generated; the last round is a draft; the last round is still being played
+    (overridable); too few players are checked in to fill a table (not enforced).
+    Empty: it can. Reads only; ``rounds`` are the tournament's rounds in order when the
+    caller has them (read otherwise)."""
+    if rounds is None:
+        last = tournament.round_set.order_by("-number").first()
+    else:
+        last = rounds[-1] if rounds else None
+    number = (last.number if last else 0) + 1
+    if tournament.status == Tournament.Status.FINISHED:
+        return [
+            Blocker(
+                "tournament_finished",
+                "the tournament is finished; nothing can change",
+                "The tournament is closed.",
+            )
+        ]
+    if tournament.rounds is not None and number > tournament.rounds:
+        return [
+            Blocker(
+                "no_more_rounds",
+                f"the tournament has {tournament.rounds} rounds; all are generated",
+                f"All {tournament.rounds} rounds have been generated.",
+            )
+        ]
+    if last is not None and last.status == Round.Status.DRAFT:
+        return [
+            Blocker(
+                "round_in_draft",
+                f"round {last.number} is still a draft: publish it first",
+                f"Round {last.number} is still a draft: publish it first.",
+            )
+        ]
+    blockers = []
+    if last is not None and not _round_done(last):
+        blockers.append(
+            Blocker(
+                "round_not_complete",
+                f"round {last.number} is not complete yet; "
+                f"to generate round {number} anyway, give force_reason",
+                f"Round {last.number} is still being played. Round {number} can be generated once every "
+                f"table of round {last.number} is complete — or now, if you say why.",
+                overridable=True,
+            )
+        )
+    active = len(active_registrations(tournament, number))
+    needed = smallest_table(tournament)
+    if active < needed:
+        checked = "player is" if active == 1 else "players are"
+        blockers.append(
+            Blocker(
+                "too_few_players",
+                f"only {active} {checked} checked in for round {number}; a table needs at least {needed}",
+                f"Only {active} {checked} checked in for round {number}; a table needs at least {needed}. "
+                "Check players in at the registration desk.",
+                enforced=False,
+            )
+        )
+    return blockers
+
+
 def generate_round(
     tournament: Tournament, by: Any, *, force_reason: str = "", manual: Mapping[str, Any] | None = None
 ) -> Round:
-    """The next round as a draft, seated by the tournament's method. Refused while the
-    previous round is a draft, or (unless ``force_reason`` says why, which is recorded in
-    the notes) not complete; beyond ``rounds``; or once the tournament is finished. A
-    ``manual`` tournament takes the director's ``{"tables": [[ids]], "byes": [ids]}``."""
+    """The next round as a draft, seated by the tournament's method. Refused for the
+    enforced :func:`round_blockers`: once the tournament is finished, beyond ``rounds``,
+    while the previous round is a draft, or (unless ``force_reason`` says why, which is
+    recorded in the notes) not complete. A ``manual`` tournament takes the director's
+    ``{"tables": [[ids]], "byes": [ids]}``."""
     _open_for_changes(tournament)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         last = tournament.round_set.order_by("-number").first()
         number = (last.number if last else 0) + 1
-        if tournament.rounds is not None and number > tournament.rounds:
-            raise LeagueError(
-                "no_more_rounds", f"the tournament has {tournament.rounds} rounds; all are generated", 409
-            )
-        notes: list[str] = []
-        if last is not None and last.status == Round.Status.DRAFT:
-            raise LeagueError(
-                "round_in_draft", f"round {last.number} is still a draft: publish it first", 409
-            )
         if last is not None and last.status == Round.Status.PUBLISHED:
             # its games may have ended without the task having run yet: check now
             last = Round.objects.select_for_update().select_related("tournament").get(pk=last.pk)
             _complete_if_done(last)
-        if last is not None and last.status != Round.Status.COMPLETE:
-            reason = (force_reason or "").strip()
-            if not reason:
-                raise LeagueError(
-                    "round_not_complete",
-                    f"round {last.number} is not complete yet; to generate round {number} anyway, "
-                    "give force_reason",
-                    409,
-                )
-            notes.append(f"generated before round {last.number} was complete: {reason[:REASON_LENGTH]}")
+        notes: list[str] = []
+        reason = (force_reason or "").strip()
+        for blocker in round_blockers(tournament, [] if last is None else [last]):
+            if not blocker.enforced:
+                continue
+            if blocker.overridable and reason:
+                assert last is not None
+                notes.append(f"generated before round {last.number} was complete: {reason[:REASON_LENGTH]}")
+                continue
+            raise LeagueError(blocker.code, blocker.message, blocker.status)
         request = seating_request(tournament, number)
         if manual is not None and tournament.seating != "manual":
             raise LeagueError(

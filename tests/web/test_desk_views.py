@@ -655,3 +655,26 @@ def test_a_manual_round_starts_in_registration_order_for_the_director_to_arrange
     round_ = Round.objects.get()
     seated = [[s.player.name for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")]
     assert seated == [NAMES[:4], NAMES[4:7]] and "seated by the director" in round_.notes
+
+
+def test_the_desk_reads_the_round_rules_of_the_services(
+    checked_in: Tournament, people: dict[str, Any], director: Client
+) -> None:
+    """The desk shows league.services.round_blockers' advice: a round whose games are all
+    over (the completion task not run yet) blocks nothing, as generate_round agrees."""
+    from tests.support.league import finish_round
+
+    round_ = services.publish_round(
+        services.generate_round(checked_in, people["director"]), people["director"]
+    )
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    (blocker,) = services.round_blockers(checked_in)
+    assert blocker.code == "round_not_complete"
+    assert "Round 1 is still being played. Round 2 can be generated" in text(director.get(desk))
+    finish_round(round_, people["director"])
+    assert Round.objects.get(pk=round_.pk).status == "published"
+    page = text(director.get(desk))
+    assert 'id="why-no-round"' not in page and "Generate round 2</button>" in page
+    generated = follow(director, f"{desk}/rounds", {"idempotency_key": key(7)})
+    assert "Round 2 generated as a draft" in text(generated)
+    assert Round.objects.get(pk=round_.pk).status == "complete"

@@ -285,35 +285,6 @@ def _names(ids: list[int]) -> list[SeatRow]:
     return [SeatRow(p, players.get(p, f"#{p}")) for p in ids]
 
 
-def why_no_round(tournament: Tournament, rounds: list[Round]) -> tuple[str, bool]:
-    """Why the next round cannot be generated now ("" when it can), and whether the
-    director may force it with a reason (the previous round is still being played)."""
-    if tournament.status == Tournament.Status.FINISHED:
-        return "The tournament is closed.", False
-    last = rounds[-1] if rounds else None
-    number = (last.number if last else 0) + 1
-    if tournament.rounds is not None and number > tournament.rounds:
-        return f"All {tournament.rounds} rounds have been generated.", False
-    if last is not None and last.status == Round.Status.DRAFT:
-        return f"Round {last.number} is still a draft: publish it first.", False
-    if last is not None and last.status == Round.Status.PUBLISHED:
-        return (
-            f"Round {last.number} is still being played. Round {number} can be generated once every "
-            f"table of round {last.number} is complete — or now, if you say why.",
-            True,
-        )
-    active = len(services.active_registrations(tournament, number))
-    needed = 2 if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL else tournament.table_min
-    if active < needed:
-        checked = "player is" if active == 1 else "players are"
-        return (
-            f"Only {active} {checked} checked in for round {number}; a table needs at least {needed}. "
-            "Check players in at the registration desk.",
-            False,
-        )
-    return "", False
-
-
 def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
     registered_ids = {r.player_id for r in registrations}
@@ -321,7 +292,7 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
     last = rounds[-1] if rounds else None
     draft = last if last is not None and last.status == Round.Status.DRAFT else None
     current = next((r for r in reversed(rounds) if r.status != Round.Status.DRAFT), None)
-    why, may_force = why_no_round(tournament, rounds)
+    blockers = services.round_blockers(tournament, rounds)
     pick = _int(request.GET.get("pick"))
     context: dict[str, Any] = {
         "tournament": tournament,
@@ -336,8 +307,8 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         ],
         "rounds": rounds,
         "next_number": (last.number if last else 0) + 1,
-        "why_no_round": why,
-        "may_force": may_force,
+        "why_no_round": " ".join(b.advice for b in blockers),
+        "may_force": bool(blockers) and all(b.overridable for b in blockers),
         "draft": draft,
         "finished": tournament.status == Tournament.Status.FINISHED,
         "options_changed": _changed_options(tournament),
@@ -497,11 +468,12 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(back)
 
     def make() -> Outcome:
-        # say why first, in the desk's words (a repeated form never gets here: once()
-        # answers it with the first post's outcome)
-        why, may_force = why_no_round(tournament, list(tournament.round_set.order_by("number")))
-        if why and not may_force:
-            raise ApiError("cannot_generate", why, 409)
+        # say why first, in the desk's words, for the rules generate_round enforces and
+        # the one only the desk does (too few players); a reason overrides a round still
+        # in play (a repeated form never gets here: once() answers it as the first post)
+        for blocker in services.round_blockers(tournament):
+            if not (blocker.overridable and reason):
+                raise ApiError(blocker.code, blocker.advice, blocker.status)
         manual = manual_start(tournament) if tournament.seating == "manual" else None
         round_ = services.generate_round(tournament, request.user, force_reason=reason, manual=manual)
         sizes = "+".join(str(t.seats.count()) for t in round_.tables.order_by("number"))
@@ -517,8 +489,7 @@ def manual_start(tournament: Tournament) -> dict[str, list[Any]]:
     director then swaps and moves them as they want before publishing."""
     number = tournament.round_set.count() + 1
     active = [r.player_id for r in services.active_registrations(tournament, number)]
-    low = 2 if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL else tournament.table_min
-    sizes, _ = table_sizes(len(active), low, tournament.table_max)
+    sizes, _ = table_sizes(len(active), services.smallest_table(tournament), tournament.table_max)
     tables, start = [], 0
     for size in sizes:
         tables.append(active[start : start + size])
