@@ -1,11 +1,15 @@
 """Read side of the event store: the global event feed, a game's log and state as a
-viewer may see them."""
+viewer may see them, and the reads other apps' projections make of games and events
+(standings, ratings, archives: an app reads games only through this module)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+from django.db.models import Case, F, JSONField, Max, Q, QuerySet, Value, When
 
 import engine
 from engine import GameState, MatchResult
@@ -227,3 +231,95 @@ def games_in_play_for(user_id: int, *, limit: int = 10, scan: int = 200) -> list
             if len(found) >= limit:
                 break
     return found
+
+
+# --- reads for other apps' projections ----------------------------------------------------
+#
+# ``game_ids`` arguments may be a lazy queryset of ids (``values_list(..., flat=True)``):
+# it is then read as a subquery of the same statement, not as a query of its own.
+
+# (game_id, seq, position, type, schema_version, data, actor_id, recorded_at)
+EventRow = tuple[int, int, int, str, int, Any, int | None, datetime]
+
+
+def game_versions(game_ids: Iterable[int]) -> dict[int, int]:
+    """Each game's version (the ``seq`` of its last event), by id. One query."""
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+
+
+def event_rows(
+    game_ids: Iterable[int], *, data_of: Collection[str], chunk_size: int = 2000
+) -> Iterator[EventRow]:
+    """The events of ``game_ids``, per game in ``seq`` order, as :data:`EventRow` tuples,
+    streamed in chunks. Only the events of the types in ``data_of`` have their data read
+    (None for the rest): most of a digital game's bytes are never decoded."""
+    payload = Case(
+        When(type__in=sorted(data_of), then=F("data")), default=Value(None), output_field=JSONField()
+    )
+    rows = (
+        GameEvent.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "seq")
+        .annotate(payload=payload)
+        .values_list(
+            "game_id", "seq", "position", "type", "schema_version", "payload", "actor_id", "recorded_at"
+        )
+    )
+    return rows.iterator(chunk_size)
+
+
+def recorded_at_position(position: int) -> datetime | None:
+    """When the last event at or before the global ``position`` was recorded (None
+    before the first event). One query."""
+    return (
+        GameEvent.objects.filter(position__lte=position)
+        .order_by("-position")
+        .values_list("recorded_at", flat=True)
+        .first()
+    )
+
+
+def game_ids_among(*among: Iterable[int], presets: Collection[str]) -> QuerySet[Game, int]:
+    """The ids of the games in any of ``among`` played by one of the rule ``presets``, as
+    a lazy queryset (a subquery where it is used; no query until it is read)."""
+    within = Q(pk__in=[])
+    for ids in among:
+        within |= Q(pk__in=ids)
+    return Game.objects.filter(within, ruleset__preset__in=sorted(presets)).values_list("pk", flat=True)
+
+
+def seats_of(game_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each game's seats as created (``{"name", "user"?, "bot"?}`` per seat), by id."""
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "seats"))
+
+
+def event_positions(
+    game_ids: Iterable[int], *, types: Collection[str], after: int = 0
+) -> list[tuple[int, int]]:
+    """(game id, global position) of every event of ``game_ids`` of the given ``types``
+    after the global position ``after``. One query."""
+    return list(
+        GameEvent.objects.filter(
+            game_id__in=game_ids, type__in=sorted(types), position__gt=after
+        ).values_list("game_id", "position")
+    )
+
+
+def last_position(game_ids: Iterable[int], *, types: Collection[str]) -> int:
+    """The highest global position of an event of ``game_ids`` of the given ``types``
+    (0 when there is none). One query."""
+    top = GameEvent.objects.filter(game_id__in=game_ids, type__in=sorted(types)).aggregate(
+        top=Max("position")
+    )
+    return int(top["top"] or 0)
+
+
+def preset_of(game_id: int) -> str | None:
+    """The rule preset a game is played by (None for an unknown game or a ruleset
+    without a preset)."""
+    preset = Game.objects.filter(pk=game_id).values_list("ruleset__preset", flat=True).first()
+    return preset if isinstance(preset, str) else None
+
+
+def games_by_id(game_ids: Iterable[int]) -> dict[int, Game]:
+    """The games among ``game_ids``, by id (for :func:`export_document`). One query."""
+    return {game.pk: game for game in Game.objects.filter(pk__in=game_ids)}

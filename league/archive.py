@@ -89,7 +89,7 @@ def tournament_games(tournament: Tournament) -> list[Game]:
         "round__number", "number"
     )
     ids = list(tables.values_list("game_id", flat=True))
-    games = {game.pk: game for game in Game.objects.filter(pk__in=ids)}
+    games = game_selectors.games_by_id(ids)
     return [games[pk] for pk in ids]
 
 

@@ -23,9 +23,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Case, F, JSONField, Q, Value, When
+from django.db.models import Q
 
-from games.models import GameEvent
+from games import selectors as game_selectors
 from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
 from league.ratings import family_of
 from league.selectors import ordinals
@@ -78,19 +78,11 @@ def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> li
     return list(shaped.values())
 
 
-def _game_ids(tournament_id: int) -> list[int]:
-    return list(
-        Table.objects.filter(round__tournament_id=tournament_id, game__isnull=False)
-        .order_by("game_id")
-        .values_list("game_id", flat=True)
+def _game_ids(tournament_id: int) -> Any:
+    """The ids of the tournament's games, as a lazy queryset (read as a subquery)."""
+    return Table.objects.filter(round__tournament_id=tournament_id, game__isnull=False).values_list(
+        "game_id", flat=True
     )
-
-
-# Only the events the fold reads have their data fetched (a deal's deck, a draw's card
-# are only counted): most of a digital game's bytes are never decoded.
-_PAYLOAD = Case(
-    When(type__in=sorted(READ_TYPES), then=F("data")), default=Value(None), output_field=JSONField()
-)
 
 
 def _lock(tournament_id: int) -> StandingsState:
@@ -130,29 +122,18 @@ def rebuild(tournament_id: int) -> Refreshed:
 
 
 def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
-    from games.models import Game
-
-    versions_of = dict(
-        Game.objects.filter(league_table__round__tournament_id=tournament.pk).values_list("pk", "version")
-    )
+    versions_of = game_selectors.game_versions(_game_ids(tournament.pk))
     read: dict[str, int] = dict(state.games)
     changed = [g for g, v in versions_of.items() if read.get(str(g)) != v]
     new_versions: list[ResultVersion] = []
     results = dict(state.results)
     if changed:
-        events = (
-            GameEvent.objects.filter(game_id__in=changed)
-            .order_by("game_id", "seq")
-            .annotate(payload=_PAYLOAD)
-            .values_list(
-                "game_id", "seq", "position", "type", "schema_version", "payload", "actor_id", "recorded_at"
-            )
-        )
+        # Only the events the fold reads have their data fetched (a deal's deck, a draw's
+        # card are only counted).
+        events = game_selectors.event_rows(changed, data_of=READ_TYPES)
         folds: dict[int, GameFold] = {}
         last: dict[int, tuple[int, int, datetime]] = {}
-        for game_id, seq, position, kind, schema_version, data, actor_id, recorded_at in events.iterator(
-            2000
-        ):
+        for game_id, seq, position, kind, schema_version, data, actor_id, recorded_at in events:
             fold = folds.get(game_id)
             if fold is None:
                 fold = folds[game_id] = GameFold()
@@ -198,14 +179,12 @@ def refresh_game(game_id: int) -> Refreshed | None:
 def stale(tournament_id: int) -> bool:
     """Whether the tournament's standings miss something: a game event not read yet, a
     settings change or a round published since the last refresh."""
-    from games.models import Game
-
     state = StandingsState.objects.filter(tournament_id=tournament_id).first()
     if state is None:
         return True
     read = state.games
-    versions = Game.objects.filter(pk__in=_game_ids(tournament_id)).values_list("pk", "version")
-    if any(read.get(str(pk)) != version for pk, version in versions):
+    versions = game_selectors.game_versions(_game_ids(tournament_id))
+    if any(read.get(str(pk)) != version for pk, version in versions.items()):
         return True
     since = state.refreshed_at
     return (
@@ -262,12 +241,7 @@ def _recorded(
     """The table results recorded up to ``at``, the last change among them, and the
     time rounds must have been published by to count (None: nothing had happened)."""
     if at.position is not None:
-        when = (
-            GameEvent.objects.filter(position__lte=at.position)
-            .order_by("-position")
-            .values_list("recorded_at", flat=True)
-            .first()
-        )
+        when = game_selectors.recorded_at_position(at.position)
         results, newest = _results_at(tournament_id, at.position)
         return results, newest, when
     assert at.time is not None

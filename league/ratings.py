@@ -21,15 +21,21 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Max, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from games.models import Game, GameEvent
+from games import selectors as game_selectors
 from games.selectors import FinalResult, final_results
 from league.models import Club, ClubGame, Player, RatingEntry, RatingProjection, Table, TableSeat
+
+if TYPE_CHECKING:
+    from games.models import (
+        Game,
+    )  # the type of club_games' queryset only: rows are read through games.selectors
 
 Family = RatingEntry.Family
 
@@ -68,12 +74,14 @@ class RatedGame:
     places: tuple[int, ...]
 
 
-def club_games(club_id: int, family: str) -> QuerySet[Game]:
-    """The club's games of ``family``: opened under the club, or played at one of its
-    tournaments' tables."""
-    linked = ClubGame.objects.filter(club_id=club_id).values("game_id")
-    tabled = Table.objects.filter(round__tournament__club_id=club_id, game__isnull=False).values("game_id")
-    return Game.objects.filter(Q(pk__in=linked) | Q(pk__in=tabled), ruleset__preset__in=presets_of(family))
+def club_games(club_id: int, family: str) -> QuerySet[Game, int]:
+    """The ids of the club's games of ``family`` (opened under the club, or played at one
+    of its tournaments' tables), as a lazy queryset: a subquery where it is used."""
+    linked = ClubGame.objects.filter(club_id=club_id).values_list("game_id", flat=True)
+    tabled = Table.objects.filter(round__tournament__club_id=club_id, game__isnull=False).values_list(
+        "game_id", flat=True
+    )
+    return game_selectors.game_ids_among(linked, tabled, presets=presets_of(family))
 
 
 def club_of_game(game_id: int) -> int | None:
@@ -96,9 +104,9 @@ def seat_players(club_id: int, game_ids: Sequence[int]) -> dict[int, list[int | 
     rest = [g for g in game_ids if g not in seats]
     if rest:
         players = Player.objects.filter(club_id=club_id).values_list("pk", "name", "user_id")
-        by_name = {name: pk for pk, name, _ in players}
-        by_user = {user: pk for pk, _, user in players if user is not None}
-        for game_id, game_seats in Game.objects.filter(pk__in=rest).values_list("pk", "seats"):
+        by_name: dict[str | None, int] = {name: pk for pk, name, _ in players}
+        by_user: dict[int | None, int] = {user: pk for pk, _, user in players if user is not None}
+        for game_id, game_seats in game_selectors.seats_of(rest).items():
             seats[game_id] = [
                 None if seat.get("bot") else by_user.get(seat.get("user")) or by_name.get(seat.get("name"))
                 for seat in game_seats
@@ -123,7 +131,7 @@ def rated_game(final: FinalResult, seats: list[int | None]) -> RatedGame | None:
 
 def rated_games(club_id: int, family: str, *, from_position: int = 0) -> list[RatedGame]:
     """The club's rated games of ``family`` finished at ``from_position`` or later, in order."""
-    game_ids = list(club_games(club_id, family).values_list("pk", flat=True))
+    game_ids = list(club_games(club_id, family))
     finals = final_results(game_ids, finished_from=from_position)
     seats = seat_players(club_id, [f.game_id for f in finals])
     games = (rated_game(final, seats.get(final.game_id, [])) for final in finals)
@@ -207,8 +215,7 @@ def _mark_current(projection: RatingProjection, *, rebuilt: bool = False) -> Non
     """After a rebuild: the ratings are current to the highest trigger event of the
     family's games (positions commit in order, so no lower one can appear later)."""
     games = club_games(projection.club_id, projection.family)
-    triggers = GameEvent.objects.filter(game__in=games, type__in=TRIGGERS)
-    projection.position = triggers.aggregate(top=Max("position"))["top"] or 0
+    projection.position = game_selectors.last_position(games, types=TRIGGERS)
     _save(projection, rebuilt=rebuilt)
 
 
@@ -236,11 +243,7 @@ def refresh(club_id: int, family: str) -> str:
     with transaction.atomic():
         projection = _locked_projection(club_id, family)
         games = club_games(club_id, family)
-        rows = list(
-            GameEvent.objects.filter(
-                game__in=games, type__in=TRIGGERS, position__gt=projection.position
-            ).values_list("game_id", "position")
-        )
+        rows = game_selectors.event_positions(games, types=TRIGGERS, after=projection.position)
         if not rows:
             return "unchanged"
         changed = {game for game, _ in rows}
@@ -270,8 +273,8 @@ def refresh_game(game_id: int) -> str:
     """Refresh the ratings of ``game_id``'s club and game family (the outbox task's
     work); ``not_rated`` when the game is no club's or of no family."""
     club_id = club_of_game(game_id)
-    preset = Game.objects.filter(pk=game_id).values_list("ruleset__preset", flat=True).first()
-    family = family_of(preset) if isinstance(preset, str) else None
+    preset = game_selectors.preset_of(game_id)
+    family = family_of(preset) if preset is not None else None
     if club_id is None or family is None:
         return "not_rated"
     return refresh(club_id, family)
