@@ -1,19 +1,24 @@
 """Demo tournaments for ``manage.py seed_demo``: a knock-rummy cup of 11 players at
 tables of 3-4 with two rounds played (physical games recorded by the club's
-scorekeeper) and round 3 in draft; and a gin-rummy Swiss of 8 with its first round
-played and the second published.
+scorekeeper), a correction made by the director on a round-2 table once the round was
+complete (the wrong knocker undone, a penalty, the hand entered again: the standings'
+changes list and the public page's corrections show it), and round 3 in draft; and a
+gin-rummy Swiss of 8 with its first round played and the second published, its tables
+live for the scorekeeper's record page.
 
 Seeding twice finds what the first run made (tournaments by slug, rounds by number,
 games by their table) and only does what is still missing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
-from league import services
-from league.models import Club, Player, Registration, Round, Tournament
+from league import projection, ratings, services
+from league.models import Club, Player, Registration, Round, Table, Tournament
 
 CUP_PLAYERS = (
     "Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kasia",
@@ -44,12 +49,66 @@ SWISS = {
 }
 
 
+# The cup's correction: at round 2's table 2 the hand was entered with the wrong knocker.
+CORRECTED_ROUND, CORRECTED_TABLE = 2, 2
+RETRACT_REASON = "wrong knocker entered: Hiro knocked, not Farid"
+PENALTY = {"seat": 3, "points": "-5", "reason": "penalty: Chiara exposed a card while dealing"}
+
+
 def seed_demo_tournaments(*, club: Club, director: Any, scorekeeper: Any) -> list[Tournament]:
     cup = _tournament(club, director, CUP, CUP_PLAYERS)
-    _play(cup, director, scorekeeper, played=2, draft=True)
+    _play(
+        cup,
+        director,
+        scorekeeper,
+        played=2,
+        draft=True,
+        then=lambda: _correct(cup, director, scorekeeper),
+    )
     swiss = _tournament(club, director, SWISS, SWISS_PLAYERS)
     _play(swiss, director, scorekeeper, played=1, draft=False, published=True)
+    # The projections now, whether or not a worker runs the refresh tasks yet
+    # (both are idempotent: with an eager or running worker this finds nothing new).
+    for tournament in (cup, swiss):
+        projection.refresh(tournament.pk)
+    for family in ratings.FAMILIES:
+        ratings.refresh(club.pk, family)
     return [Tournament.objects.get(pk=cup.pk), Tournament.objects.get(pk=swiss.pk)]
+
+
+def corrected_table(tournament: Tournament) -> Table | None:
+    """The cup's table whose result the director corrected."""
+    return Table.objects.filter(
+        round__tournament=tournament, round__number=CORRECTED_ROUND, number=CORRECTED_TABLE
+    ).first()
+
+
+def _correct(tournament: Tournament, director: Any, scorekeeper: Any) -> None:
+    """Round 2 is complete when the scorekeeper finds the wrong knocker at table 2: the
+    director undoes the hand (a ``Retract`` with its reason, which reopens the game),
+    gives a penalty (an ``AdjustScore`` with its reason), and the scorekeeper enters the
+    hand again. Done once: a game with a retraction is left as it is."""
+    table = corrected_table(tournament)
+    assert table is not None and table.game_id is not None
+    if game_selectors.event_positions([table.game_id], types={"Retracted"}):
+        return
+    game = Game.objects.get(pk=table.game_id)
+    assert game.status == "finished" and game.version == 4  # started, recorded, scored, finished
+    _submit(game.pk, director, {"type": "Retract", "count": 3, "reason": RETRACT_REASON}, "undo")
+    _submit(game.pk, director, {"type": "AdjustScore", **PENALTY}, "penalty")
+    _record_to_the_end(game.pk, scorekeeper, winner=1)  # Hiro (seat 1) knocks
+
+
+def _submit(game_id: int, actor: Any, command: dict[str, Any], step: str) -> None:
+    game = Game.objects.get(pk=game_id)
+    game_services.submit_command(
+        game=game,
+        command=command,
+        actor=actor,
+        source=Source.SYSTEM,
+        expected_version=game.version,
+        idempotency_key=f"demo-correction-{game.pk}-{step}",
+    )
 
 
 def _tournament(club: Club, director: Any, data: dict[str, Any], names: tuple[str, ...]) -> Tournament:
@@ -74,9 +133,11 @@ def _play(
     played: int,
     draft: bool,
     published: bool = False,
+    then: Callable[[], None] | None = None,
 ) -> None:
-    """Rounds 1..``played`` published and recorded to the end; then the next round in
-    draft (``draft``) or published and not yet played (``published``)."""
+    """Rounds 1..``played`` published and recorded to the end; ``then`` (after them);
+    then the next round in draft (``draft``) or published and not yet played
+    (``published``)."""
     for number in range(1, played + 1):
         round_ = _round(tournament, director, number)
         if round_.status == Round.Status.DRAFT:
@@ -87,6 +148,8 @@ def _play(
                 table.game_id, scorekeeper, winner=(table.number + number) % table.seats.count()
             )
         services.check_round_complete(round_)
+    if then is not None:
+        then()
     if draft or published:
         round_ = _round(tournament, director, played + 1)
         if published and round_.status == Round.Status.DRAFT:

@@ -270,7 +270,7 @@ def _name_rows(
         return named
     family = family_of(tournament.preset)
     rated = ordinals(tournament.club_id, family, ids) if family is not None and ids else {}
-    return [{**r, "rating": {"family": family, "ordinal": rated.get(r["player"]["id"])}} for r in named]
+    return [{**r, "rating": {"family": str(family), "ordinal": rated.get(r["player"]["id"])}} for r in named]
 
 
 def _up_to_round(rounds: list[dict[str, Any]], after_round: int | None) -> list[dict[str, Any]]:

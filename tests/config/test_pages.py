@@ -70,7 +70,49 @@ def test_seed_demo_shows_games_of_every_kind(capsys: pytest.CaptureFixture[str])
     assert "Alice, Greedy bot, Random bot" in home
     assert "Bruno, Chiara, Dmitri" in home
     out = capsys.readouterr().out
-    assert f"http://127.0.0.1:8000/api/v1/games/{table.pk}" in out
+    assert f"http://127.0.0.1:8000/games/{table.pk}/" in out
+    assert f"http://127.0.0.1:8000/games/{table.pk}/play  (alice)" in out
+
+
+@pytest.mark.django_db
+def test_seed_demo_points_at_the_pages_and_names_the_logins(capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary lists web pages, not API JSON: home, each tournament's page and desk,
+    a live table's record page, the games, a player; and each login with its role. Every
+    page it names answers."""
+    import re
+
+    from league.management.commands.seed_demo import live_table
+    from league.models import Tournament
+
+    call_command("seed_demo", password="demo-pass-123", base_url="http://demo.test:8000/")
+    out = capsys.readouterr().out
+    assert "/api/" not in out
+    base = "http://demo.test:8000"
+    assert f"Open {base}/ (the home page)" in out
+    for tournament in Tournament.objects.all():
+        assert f"{base}/tournaments/{tournament.pk}/\n" in out
+        assert f"{base}/tournaments/{tournament.pk}/desk  (director)" in out
+    swiss = Tournament.objects.get(name="Riverside Gin Swiss")
+    live = live_table(swiss)
+    assert live is not None and f"{base}/tables/{live.pk}/record  (scorekeeper" in out
+    alice = Player.objects.get(name="Alice")
+    assert f"{base}/players/{alice.pk}/" in out
+    assert "admin / demo-pass-123  — site administrator" in out
+    assert "director     — club director" in out and "scorekeeper  — records" in out
+    assert "alice, bruno, chiara, dmitri, esther, farid, greta, hiro  — players" in out
+    logins = {"(director)": "director", "(scorekeeper": "scorekeeper", "(alice)": "alice"}
+    visited = []
+    for url, after in re.findall(rf"{re.escape(base)}(/\S*)\s*(\S*)", out):
+        if url.startswith("/admin"):
+            continue
+        client = Client()
+        user = next((name for mark, name in logins.items() if after.startswith(mark)), None)
+        if user is not None:
+            assert client.login(username=user, password="demo-pass-123")
+        assert client.get(url).status_code == 200, (url, user)
+        visited.append(url)
+    # home, 2 tournament pages and desks, a record page, 3 games, a play page, a player
+    assert len(visited) == 11, visited
 
 
 @pytest.mark.django_db

@@ -1,15 +1,23 @@
-"""The demo's tournaments: a knock-rummy cup with two rounds played and round 3 in
-draft, a gin Swiss; seeding twice changes nothing; every round regenerates the same."""
+"""The demo's tournaments: a knock-rummy cup with two rounds played, a director's
+correction on round 2 and round 3 in draft, a gin Swiss with a live round; seeding
+twice changes nothing; every round regenerates the same; the archive verifies."""
 
 from __future__ import annotations
 
+import json
 import time
+from io import StringIO
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import Client
 
-from games.models import Game
+from games.models import Game, GameEvent
+from league import archive, projection
+from league.demo_tournaments import PENALTY, RETRACT_REASON, corrected_table
+from league.management.commands.seed_demo import live_table
 from league.models import Round, Tournament
 from league.services import regenerate
 
@@ -50,3 +58,72 @@ def test_the_demo_tournaments(capsys: pytest.CaptureFixture[str]) -> None:
     assert (Round.objects.count(), Game.objects.count()) == counts
     for round_ in Round.objects.all():
         assert regenerate(round_).same
+
+
+def test_the_cup_shows_a_directors_correction(client: Client) -> None:
+    call_command("seed_demo", password="demo-pass-123")
+    cup = Tournament.objects.get(name="Riverside Autumn Cup")
+    table = corrected_table(cup)
+    assert table is not None and table.round.status == "complete"
+    game = Game.objects.get(pk=table.game_id)
+    assert game.status == "finished"
+    events = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    types = [e.type for e in events]
+    assert types.count("Retracted") == 1 and types.count("ScoreAdjusted") == 1
+    director = get_user_model().objects.get(username="director")
+    retracted = next(e for e in events if e.type == "Retracted")
+    adjusted = next(e for e in events if e.type == "ScoreAdjusted")
+    assert (retracted.actor_id, retracted.data["reason"]) == (director.pk, RETRACT_REASON)
+    assert (adjusted.actor_id, adjusted.data["reason"]) == (director.pk, PENALTY["reason"])
+    # made once round 2 was complete and before round 3 was generated
+    round_3 = cup.round_set.get(number=3)
+    assert table.round.completed_at is not None and table.round.completed_at < retracted.recorded_at
+    assert retracted.recorded_at < round_3.created_at
+
+    (change,) = client.get(f"/api/v1/tournaments/{cup.pk}/standings/changes").json()["changes"]
+    assert (change["type"], change["reason"], change["by"]["username"]) == (
+        "Retracted",
+        RETRACT_REASON,
+        "director",
+    )
+    assert [c["type"] for c in change["corrections"]] == ["Retracted", "ScoreAdjusted"]
+    assert any(row["changed"] for row in change["rows"])
+    page = client.get(f"/tournaments/{cup.pk}/").content.decode()
+    assert RETRACT_REASON in page and PENALTY["reason"] in page
+    # the demo's projections are current without a worker: standings and ratings
+    assert not projection.stale(cup.pk)
+    rows = client.get(f"/api/v1/tournaments/{cup.pk}/standings").json()["rows"]
+    assert all(row["rating"]["ordinal"] is not None for row in rows)
+
+    call_command("seed_demo", password="demo-pass-123")  # nothing corrected twice
+    assert GameEvent.objects.filter(game=game).count() == len(events)
+
+
+def test_a_live_table_for_the_scorekeeper_to_record(client: Client) -> None:
+    call_command("seed_demo", password="demo-pass-123")
+    swiss = Tournament.objects.get(name="Riverside Gin Swiss")
+    table = live_table(swiss)
+    assert table is not None and (table.round.number, table.round.status) == (2, "published")
+    game = Game.objects.get(pk=table.game_id)
+    assert game.mode == "physical" and game.status not in ("finished", "abandoned")
+    assert client.login(username="scorekeeper", password="demo-pass-123")
+    page = client.get(f"/tables/{table.pk}/record")
+    assert page.status_code == 200
+    assert all(seat["name"] in page.content.decode() for seat in game.seats)
+    assert live_table(Tournament.objects.get(name="Riverside Autumn Cup")) is None  # round 3 is a draft
+
+
+def test_the_demo_cup_archive_verifies(tmp_path: Any) -> None:
+    """export_archive then verify_archive on the demo's cup, its correction included."""
+    call_command("seed_demo", password="demo-pass-123")
+    cup = Tournament.objects.get(name="Riverside Autumn Cup")
+    path = tmp_path / "cup.json"
+    call_command("export_archive", str(cup.pk), "-o", str(path), stdout=StringIO())
+    document = json.loads(path.read_text())
+    assert any(event["type"] == "ScoreAdjusted" for game in document["games"] for event in game["events"]), (
+        "the correction is in the archive"
+    )
+    assert archive.verify(document) == []
+    out = StringIO()
+    call_command("verify_archive", str(path), stdout=out)
+    assert out.getvalue().startswith("OK: 3 round(s) seated again identically, 6 game log(s) replayed")

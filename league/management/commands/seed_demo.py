@@ -1,4 +1,5 @@
-"""Load demo data: a club, its players and staff, and an admin login (printed)."""
+"""Load demo data: a club, its players and staff, games and tournaments; prints the
+pages to open first and the logins with their roles."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.db import transaction
 from games.models import Game
 from league.demo_games import seed_demo_games
 from league.demo_tournaments import seed_demo_tournaments
-from league.models import Club, Membership, Player, Tournament
+from league.models import Club, Membership, Player, Round, Table, Tournament
 
 DEMO_CLUB = ("Riverside Knock Rummy Club", "riverside")
 DEMO_PLAYERS = ("Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro")
@@ -24,6 +25,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--password", help="password for the demo logins (default: a new random one)")
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="where the site is served, for the printed links (default http://127.0.0.1:8000)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         password = options["password"] or secrets.token_urlsafe(9)
@@ -35,8 +41,7 @@ class Command(BaseCommand):
         director = get_user_model().objects.get(username="director")
         tournaments = seed_demo_tournaments(club=club, director=director, scorekeeper=scorekeeper)
         games = seed_demo_games(club=club, owner=admin, scorekeeper=scorekeeper, players=players)
-        self._report(club, games, password)
-        self._report_tournaments(tournaments)
+        self._report(club, tournaments, games, password, options["base_url"].rstrip("/"))
 
     def _people(self, password: str) -> tuple[Club, Any, Any, dict[str, Any]]:
         user_model = get_user_model()
@@ -65,24 +70,50 @@ class Command(BaseCommand):
 
         return club, admin, user_model.objects.get(username="scorekeeper"), players
 
-    def _report_tournaments(self, tournaments: list[Tournament]) -> None:
+    def _report(
+        self, club: Club, tournaments: list[Tournament], games: list[Game], password: str, base: str
+    ) -> None:
+        """The pages a new user should open first, then the logins and what each may do."""
+        line = self.stdout.write
+        line(self.style.SUCCESS(f"Demo club: {club.name} ({club.players.count()} players)"))
+        line(f"Open {base}/ (the home page), then:")
         for tournament in tournaments:
             rounds = ", ".join(f"{r.number} {r.status}" for r in tournament.round_set.order_by("number"))
-            self.stdout.write(
-                f"Tournament {tournament.pk}: {tournament.name} ({tournament.preset}, {tournament.seating}, "
-                f"{tournament.registrations.count()} players), {tournament.status}; rounds: {rounds} "
-                f"— http://127.0.0.1:8000/api/v1/tournaments/{tournament.pk}"
-            )
-
-    def _report(self, club: Club, games: list[Game], password: str) -> None:
-        self.stdout.write(self.style.SUCCESS(f"Demo club: {club.name} ({club.players.count()} players)"))
+            line(f"  {tournament.name} ({tournament.preset}, {tournament.seating}; rounds: {rounds})")
+            line(f"    standings, tables, corrections:  {base}/tournaments/{tournament.pk}/")
+            line(f"    the director's desk:             {base}/tournaments/{tournament.pk}/desk  (director)")
+            live = live_table(tournament)
+            if live is not None:
+                line(
+                    f"    record a live table:             {base}/tables/{live.pk}/record  "
+                    f"(scorekeeper; round {live.round.number}, table {live.number})"
+                )
         for game in games:
             names = ", ".join(seat["name"] for seat in game.seats)
-            self.stdout.write(
-                f"Game {game.pk}: {game.mode}, {game.status}, {game.version} events ({names}) "
-                f"— http://127.0.0.1:8000/api/v1/games/{game.pk}"
-            )
-        self.stdout.write(f"Admin login:  admin / {password}   (http://127.0.0.1:8000/admin/)")
-        self.stdout.write(
-            f"Other logins: director, scorekeeper, {', '.join(n.lower() for n in DEMO_PLAYERS)} / {password}"
+            line(f"  Game {game.pk} ({game.mode}, {game.status}: {names}):  {base}/games/{game.pk}/")
+            if game.mode == "digital" and game.status == "playing":
+                line(f"    play Alice's turn:               {base}/games/{game.pk}/play  (alice)")
+        alice = Player.objects.filter(club=club, name="Alice").first()
+        if alice is not None:
+            line(f"  A player's results and rating:    {base}/players/{alice.pk}/")
+        line(f"Logins (password for all: {password}):")
+        line(f"  admin / {password}  — site administrator and club director ({base}/admin/)")
+        line("  director     — club director: tournaments, the desk, rounds, corrections")
+        line("  scorekeeper  — records the physical tables' hands")
+        line(f"  {', '.join(n.lower() for n in DEMO_PLAYERS)}  — players (their own games and seats)")
+
+
+def live_table(tournament: Tournament) -> Table | None:
+    """A physical table of a published round still being played (for the record page)."""
+    return (
+        Table.objects.filter(
+            round__tournament=tournament,
+            round__status=Round.Status.PUBLISHED,
+            game__isnull=False,
+            game__mode="physical",
         )
+        .exclude(game__status__in=("finished", "abandoned"))
+        .select_related("round")
+        .order_by("round__number", "number")
+        .first()
+    )
