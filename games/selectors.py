@@ -320,6 +320,14 @@ def preset_of(game_id: int) -> str | None:
     return preset if isinstance(preset, str) else None
 
 
+def current_states(game_ids: Iterable[int]) -> dict[int, GameState]:
+    """The current state of each game among ``game_ids`` that has events, by id: the
+    cached replay (:func:`games.store.load_state`), so a page showing many games replays
+    only what changed. Unredacted: a caller shows only what the public may know."""
+    games = Game.objects.filter(pk__in=game_ids).defer("snapshot")
+    return {game.pk: store.load_state(game) for game in games if game.version > 0}
+
+
 def games_by_id(game_ids: Iterable[int]) -> dict[int, Game]:
     """The games among ``game_ids``, by id (for :func:`export_document`). One query."""
     return {game.pk: game for game in Game.objects.filter(pk__in=game_ids)}

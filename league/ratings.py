@@ -33,9 +33,8 @@ from games.selectors import FinalResult, final_results
 from league.models import Club, ClubGame, Player, RatingEntry, RatingProjection, Table, TableSeat
 
 if TYPE_CHECKING:
-    from games.models import (
-        Game,
-    )  # the type of club_games' queryset only: rows are read through games.selectors
+    # the type of club_games' queryset only: rows are read through games.selectors
+    from games.models import Game
 
 Family = RatingEntry.Family
 

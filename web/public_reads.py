@@ -5,7 +5,7 @@ marker a live poll compares (its ETag).
 Only what anyone may know is read: a table's players, its game's status and the scores
 of its scored hands (public once scored), the finishing order of a finished game. No
 card, hand or stock is read into these values. Game states come from the event store's
-cached replay (:func:`games.store.load_state`), so a page that shows many games replays
+cached replay (:func:`games.selectors.current_states`), so a page that shows many games replays
 each one only when it changed."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -21,8 +20,7 @@ from django.db import connection
 from django.db.models import Max, Q
 
 from engine import GameState
-from games import store
-from games.models import Game
+from games.selectors import current_states
 from league.models import Player, Round, StandingsState, Table, TableSeat, Tournament
 
 PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
@@ -101,11 +99,6 @@ def public_tournament(tournament_id: int) -> Tournament | None:
     )
 
 
-def game_states(games: Iterable[Game]) -> dict[int, GameState]:
-    """The current state of each game that has events, by game id."""
-    return {game.pk: store.load_state(game) for game in games if game.version > 0}
-
-
 def _table_line(table: Table, states: dict[int, GameState]) -> TableLine:
     state = states.get(table.game_id) if table.game_id is not None else None
     result = state.result if state is not None else None
@@ -143,8 +136,7 @@ def tournament_rounds(tournament: Tournament) -> list[RoundLine]:
         .only("id", "number", "status", "byes", "tournament_id")
     )
     tables = [table for round_ in rounds for table in round_.tables.all()]
-    games = Game.objects.filter(pk__in=[t.game_id for t in tables if t.game_id is not None]).defer("snapshot")
-    states = game_states(games)
+    states = current_states([t.game_id for t in tables if t.game_id is not None])
     bye_ids = {pid for round_ in rounds for pid in round_.byes}
     names = dict(Player.objects.filter(pk__in=bye_ids).values_list("pk", "name")) if bye_ids else {}
     return [
@@ -276,7 +268,7 @@ def player_record(player: Player) -> PlayerRecord:
     ):
         others[other.table_id].append(other)
     game_ids = [seat.table.game_id for seat in seats if seat.table.game_id is not None]
-    states = game_states(Game.objects.filter(pk__in=game_ids).defer("snapshot"))
+    states = current_states(game_ids)
 
     by_tournament: dict[int, TournamentResults] = {}
     h2h: dict[int, HeadToHead] = {}

@@ -84,3 +84,18 @@ def test_game_ids_among_filters_by_preset_in_one_statement(
         assert selectors.game_versions(selectors.game_ids_among(lazy, presets={"knock-rummy"})) == {
             knock.pk: knock.version
         }
+
+
+def test_current_states_are_the_replayed_states(
+    two: tuple[Game, Game], owner: Any, django_assert_num_queries: Any
+) -> None:
+    from games import store
+
+    knock, gin = two
+    empty = new_game(owner, [SeatSpec("Di"), SeatSpec("Ed")], mode="physical").game
+    states = selectors.current_states([knock.pk, gin.pk, empty.pk, 987654])
+    assert set(states) == {knock.pk, gin.pk, empty.pk}  # an unknown id is left out
+    assert states[knock.pk] == store.load_state(knock, use_cache=False)
+    assert states[knock.pk].tally.hands_scored == 1 and states[gin.pk].version == gin.version
+    with django_assert_num_queries(1):  # cached: the games' row only
+        selectors.current_states([knock.pk, gin.pk])
