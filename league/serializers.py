@@ -46,7 +46,24 @@ class SeatingParamsSerializer(serializers.Serializer[None]):
         return super().to_internal_value(data)
 
 
-class TournamentCreateSerializer(serializers.Serializer[None]):
+class ScoringFieldsSerializer(serializers.Serializer[None]):
+    """How results become standings (docs/standings.md): on create and on change."""
+
+    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices, required=False)
+    placement_points = serializers.ListField(
+        child=serializers.JSONField(), max_length=16, required=False, help_text="Points per place (placement)"
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=sorted(REGISTRY)),
+        max_length=len(REGISTRY),
+        required=False,
+        help_text="Tiebreak names in order; default: the preset's (docs/standings.md)",
+    )
+    bye_points = serializers.CharField(max_length=32, required=False, allow_blank=True)
+    min_games = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+
+
+class TournamentCreateSerializer(ScoringFieldsSerializer):
     name = serializers.CharField(max_length=120)
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=Tournament.Kind.TOURNAMENT)
     preset = serializers.CharField(max_length=40, default="knock-rummy")
@@ -63,21 +80,9 @@ class TournamentCreateSerializer(serializers.Serializer[None]):
     )
     bot = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
     seed = serializers.CharField(max_length=64, required=False, help_text="Default: drawn at random")
-    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices, required=False)
-    placement_points = serializers.ListField(
-        child=serializers.JSONField(), max_length=16, required=False, help_text="Points per place (placement)"
-    )
-    tiebreaks = serializers.ListField(
-        child=serializers.ChoiceField(choices=sorted(REGISTRY)),
-        max_length=len(REGISTRY),
-        required=False,
-        help_text="Tiebreak names in order; default: the preset's (docs/standings.md)",
-    )
-    bye_points = serializers.CharField(max_length=32, required=False, allow_blank=True)
-    min_games = serializers.IntegerField(min_value=0, max_value=1000, required=False)
 
 
-class TournamentUpdateSerializer(serializers.Serializer[None]):
+class TournamentUpdateSerializer(ScoringFieldsSerializer):
     name = serializers.CharField(max_length=120, required=False)
     preset = serializers.CharField(max_length=40, required=False)
     options = serializers.DictField(required=False)
@@ -89,18 +94,6 @@ class TournamentUpdateSerializer(serializers.Serializer[None]):
     bots = serializers.BooleanField(required=False)
     bot = serializers.CharField(max_length=40, required=False, allow_blank=True)
     seed = serializers.CharField(max_length=64, required=False)
-    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices, required=False)
-    placement_points = serializers.ListField(
-        child=serializers.JSONField(), max_length=16, required=False, help_text="Points per place (placement)"
-    )
-    tiebreaks = serializers.ListField(
-        child=serializers.ChoiceField(choices=sorted(REGISTRY)),
-        max_length=len(REGISTRY),
-        required=False,
-        help_text="Tiebreak names in order; default: the preset's (docs/standings.md)",
-    )
-    bye_points = serializers.CharField(max_length=32, required=False, allow_blank=True)
-    min_games = serializers.IntegerField(min_value=0, max_value=1000, required=False)
     status = serializers.ChoiceField(
         choices=Tournament.Status.choices, required=False, help_text='"finished" closes the tournament'
     )
