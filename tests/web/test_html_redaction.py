@@ -10,7 +10,6 @@ drawn from the stock, two have discarded."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,84 +22,8 @@ from games.models import Game
 from league.models import Player, Round, Tournament
 from tests.support.record import Night, club_night
 from tests.support.record import record as record_entry
-from tests.support.web_games import LiveTable, Seated, live_table, seat_at_tournament, shown
-
-# A page to render: a URL to GET, or a URL and the form to POST to it (a page that
-# answers a post with a page, like a correction's confirmation, records nothing).
-Request = str | tuple[str, dict[str, str]]
-
-
-@dataclass
-class Scene:
-    """The live table and where it is played: table 1 of round 1 of a published
-    tournament of the game's club."""
-
-    t: LiveTable
-    s: Seated
-
-
-UrlBuilder = Callable[[Scene], list[Request]]
-
-
-def _steps(scene: Scene) -> list[Request]:
-    game = scene.t.game
-    return [f"/games/{game.pk}/?step={n}" for n in range(1, game.version + 1)]
-
-
-def _desk_table(scene: Scene) -> str:
-    return f"/tournaments/{scene.s.tournament_id}/desk/tables/{scene.s.table_id}"
-
-
-PAGES: list[tuple[str, UrlBuilder]] = [
-    ("home", lambda c: ["/"]),
-    ("replay, latest step", lambda c: [f"/games/{c.t.game.pk}/"]),
-    ("replay, every step", _steps),
-    ("replay, jump to hand 1", lambda c: [f"/games/{c.t.game.pk}/?hand=1"]),
-    ("play page", lambda c: [f"/games/{c.t.game.pk}/play"]),
-    ("play poll", lambda c: [f"/games/{c.t.game.pk}/play/state?v=0"]),
-    ("club page", lambda c: [f"/clubs/{c.s.club_slug}/"]),
-    ("new tournament form", lambda c: [f"/clubs/{c.s.club_slug}/tournaments/new"]),
-    (
-        "public tournament",
-        lambda c: [
-            f"/tournaments/{c.s.tournament_id}/",
-            f"/tournaments/{c.s.tournament_id}/?after_round=1",
-            f"/tournaments/{c.s.tournament_id}/?timeline=recorded&at=1",
-            f"/tournaments/{c.s.tournament_id}/?timeline=recorded&at=2099-01-01T00:00",
-            f"/tournaments/{c.s.tournament_id}/?after_round=1&timeline=recorded&at=99",
-        ],
-    ),
-    ("public tournament, live part", lambda c: [f"/tournaments/{c.s.tournament_id}/live/"]),
-    ("player pages", lambda c: [f"/players/{pk}/" for pk in c.s.player_ids]),
-    (
-        "desk",
-        lambda c: [
-            f"/tournaments/{c.s.tournament_id}/desk",
-            f"/tournaments/{c.s.tournament_id}/desk?pick={c.s.player_ids[0]}",
-            f"/tournaments/{c.s.tournament_id}/edit",
-            f"/tournaments/{c.s.tournament_id}/desk/rounds/1/live",
-        ],
-    ),
-    ("desk, table corrections", lambda c: [_desk_table(c)]),
-    (
-        "desk, a correction to confirm",
-        lambda c: [
-            (_desk_table(c), {"kind": kind, "seat": "1", "points": "5", "name": "Dee", "reason": "audit"})
-            for kind in ("retract", "adjust", "replace", "abandon")
-        ],
-    ),
-    (
-        "record pages",
-        lambda c: [
-            f"/tables/{c.s.table_id}/record",
-            f"/tables/{c.s.table_id}/record/undo",
-            f"/tables/{c.s.table_id}/record/preview?seat=0&cards=AS+2S",
-            f"/games/{c.t.game.pk}/record",
-            f"/games/{c.t.game.pk}/record/undo",
-            f"/games/{c.t.game.pk}/record/preview?seat=0&cards=AS+2S",
-        ],
-    ),
-]
+from tests.support.web_games import live_table, seat_at_tournament, shown
+from tests.support.web_pages import PAGES, Scene, UrlBuilder, render_page
 
 # role: the user it signs in as (None: anonymous) and the seat whose cards it may know.
 ROLES: dict[str, tuple[str | None, int | None]] = {
@@ -121,13 +44,6 @@ def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
     return Scene(table, seat_at_tournament(table))
 
 
-def _render(client: Client, request: Request) -> tuple[str, Any]:
-    if isinstance(request, str):
-        return request, client.get(request)
-    url, form = request
-    return f"POST {url}", client.post(url, {**form, "idempotency_key": "audit-form"})
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", list(ROLES))
 @pytest.mark.parametrize(("page", "urls"), PAGES, ids=[name for name, _ in PAGES])
@@ -143,7 +59,7 @@ def test_no_page_shows_a_card_its_viewer_may_not_know(
     assert len(secret) > 30  # two other hands and the stock: the audit has something to find
     version = table.game.version
     for request in urls(scene):
-        url, response = _render(client, request)
+        url, response = render_page(client, request)
         # a digital game has no showdown preview (it is not recorded by hand): 404
         allowed = (200, 302, 403, 404) if "/preview" in url else (200, 302, 403)
         assert response.status_code in allowed, (url, response.status_code)
@@ -179,7 +95,7 @@ def test_the_audit_reaches_every_page(scene: Scene) -> None:
         client.force_login(scene.t.users[username])
         for name, urls in PAGES:
             for request in urls(scene):
-                url, response = _render(client, request)
+                url, response = render_page(client, request)
                 if "/preview" in url:
                     continue
                 path = url.removeprefix("POST ").split("?")[0]
