@@ -158,6 +158,14 @@ PAGES: list[Page] = [
         fields=("knocker", "hands-0", "hands-2"),
     ),
     Page(
+        "undo the last entry",
+        "POST",
+        "/tables/{ptable}/record",
+        "scorekeeper",
+        base=(("action", "undo"), ("version", "{pversion}"), KEY),
+        fields=("action", "version", "idempotency_key"),
+    ),
+    Page(
         "check a hand (no JavaScript)",
         "POST",
         "/tables/{ptable}/record",
@@ -273,6 +281,14 @@ PAGES: list[Page] = [
         "director",
         base=(("edit_reason", "late"), KEY),
         fields=("edit_reason",),
+    ),
+    Page(
+        "close the tournament",
+        "POST",
+        "/tournaments/{tournament}/desk/close",
+        "director",
+        base=(KEY,),
+        fields=("idempotency_key", "confirmed"),
     ),
     Page(
         "a correction to confirm",
