@@ -18,8 +18,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
+import engine
+from games import services, store
+from games.models import Game
 from league import services as league_services
 from league.models import Tournament
+from tests.support.games import new_game, play
 from tests.support.record import Night, club_night
 from tests.support.record import record as record_entry
 from tests.support.web_games import live_table, seat_at_tournament
@@ -235,3 +239,30 @@ def test_the_audit_finds_what_is_missing() -> None:
     assert "type=submit" in problems[2]
     assert "<button" in problems[3] and "'/x'" in problems[4]
     assert "nowhere" in problems[5]
+
+
+@pytest.mark.django_db
+def test_the_play_page_on_the_players_turn(owner: Any, ann: Any, bob: Any) -> None:
+    """Ann to move: her cards, the moves open to her and the table, every one named."""
+    created = new_game(owner, [services.SeatSpec(user_id=ann.pk), services.SeatSpec(user_id=bob.pk)])
+    game_id = created.game.pk
+    client = Client()
+    client.force_login(ann)
+    discards = 0
+    for _ in range(3):  # her turn, then (after her draw) her discard
+        state = store.load_state(Game.objects.get(pk=game_id), use_cache=False)
+        if state.to_move != 0:
+            break
+        html = client.get(f"/games/{game_id}/play").content.decode()
+        parser = Audit()
+        parser.feed(html)
+        assert any(e.tag == "button" for e in parser.named), "no move to check"
+        assert not parser.report(), "\n".join(parser.report())
+        discards += sum(1 for e in parser.named if e.attrs.get("value", "").startswith("Discard:"))
+        legal = engine.view(state, 0).legal_commands
+        kinds = [type(c).__name__ for c in legal]
+        wanted = next((k for k in ("DrawFromStock", "DrawFromDiscard") if k in kinds), None)
+        if wanted is None:
+            break
+        play(game_id, ann, engine.command_to_dict(legal[kinds.index(wanted)]))
+    assert discards >= 8, "her cards were never offered as discards"
