@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -118,6 +119,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# Before `collectstatic` the finders serve everything: whitenoise's warning that
+# STATIC_ROOT does not exist yet says nothing useful then.
+warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
 LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

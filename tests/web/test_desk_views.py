@@ -655,3 +655,28 @@ def test_a_manual_round_starts_in_registration_order_for_the_director_to_arrange
     round_ = Round.objects.get()
     seated = [[s.player.name for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")]
     assert seated == [NAMES[:4], NAMES[4:7]] and "seated by the director" in round_.notes
+
+
+def test_round_control_polls_conditionally_and_an_unchanged_poll_is_a_304(
+    playing: Table, people: dict[str, Any], director: Client, django_assert_max_num_queries: Any
+) -> None:
+    from tests.support.games import play
+
+    url = f"/tournaments/{playing.round.tournament_id}/desk/rounds/1/live"
+    first = director.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and "If-None-Match" in text(first)
+    # the desk page itself hands the poll its tag
+    desk = text(director.get(f"/tournaments/{playing.round.tournament_id}/desk"))
+    assert "If-None-Match" in desk and etag.strip('"') in desk
+    with django_assert_max_num_queries(6):  # session, user, tournament, role, round, versions
+        unchanged = director.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert unchanged.status_code == 304 and unchanged["ETag"] == etag and unchanged.content == b""
+    # an entry at a table changes the tag: the next poll gets the new statuses
+    to_move = store.load_state(Game.objects.get(pk=playing.game_id)).to_move
+    play(playing.game_id, people["director"], {"type": "DrawFromStock", "seat": to_move, "card": "KS"})
+    changed = director.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    # a player is still refused, conditional or not
+    refused = client_of(people["player"]).get(url, HTTP_IF_NONE_MATCH=etag)
+    assert refused.status_code == 403

@@ -10,6 +10,7 @@ idempotency key, the league's writes run through :func:`web.once.once`."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -356,7 +357,11 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
                 Player.objects.filter(pk=context["pick"]).values_list("name", flat=True).first()
             )
     if current is not None:
-        context.update(current=current, current_tables=_table_rows(current, live=True))
+        context.update(
+            current=current,
+            current_tables=_table_rows(current, live=True),
+            live_headers=json.dumps({"If-None-Match": _live_etag(current)}),
+        )
         context["current_byes"] = _names(list(current.byes))
     return context
 
@@ -397,7 +402,12 @@ def live_tables(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     if round_.status == Round.Status.DRAFT:
         raise Http404("a draft round has no games yet")
-    return render(
+    etag = _live_etag(round_)
+    if request.headers.get("If-None-Match") == etag:
+        unchanged = HttpResponseNotModified()
+        unchanged["ETag"] = etag
+        return unchanged
+    response = render(
         request,
         "desk/_live.html",
         {
@@ -405,8 +415,18 @@ def live_tables(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "current": round_,
             "current_tables": _table_rows(round_, live=True),
             "current_byes": _names(list(round_.byes)),
+            "live_headers": json.dumps({"If-None-Match": etag}),
         },
     )
+    response["ETag"] = etag
+    return response
+
+
+def _live_etag(round_: Round) -> str:
+    """What round control shows changes only with the round's status or a game's
+    version (every entry, correction or replaced seat is an event): one query."""
+    versions = round_.tables.order_by("number").values_list("game_id", "game__version")
+    return f'"{round_.status}:' + ",".join(f"{game}.{version}" for game, version in versions) + '"'
 
 
 # --- registrations ------------------------------------------------------------------------
