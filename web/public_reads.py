@@ -166,10 +166,12 @@ def live_marker(tournament_id: int) -> str | None:
     """What a live poll compares (its ETag), in one query: the position the standings
     projection is current to, the tournament's published and completed rounds (a new
     round's tables show before any result), and when the tournament itself last changed.
-    None when the tournament is not public.
+    None when the tournament is not public (or no row could have its id).
 
     The statement is written once (like :func:`games.store.read_game`): compiling the
     same query from a queryset on every poll costs several times its database time."""
+    if not 0 < tournament_id < 2**63:
+        return None
     with connection.cursor() as cursor:
         cursor.execute(
             _marker_sql(),

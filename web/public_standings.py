@@ -73,8 +73,8 @@ MAX_POSITION = 2**63 - 1  # event positions are 64-bit
 
 
 def _moment(raw: str) -> Moment:
-    if raw.isdigit():
-        if int(raw) > MAX_POSITION:
+    if raw.isascii() and raw.isdigit():
+        if len(raw) > 19 or int(raw) > MAX_POSITION:
             raise StandingsQueryError("invalid_at", f"“{raw}” is past the last possible event position")
         return Moment(position=int(raw))
     try:
@@ -97,7 +97,10 @@ def parse_query(params: Mapping[str, str], tournament: Tournament) -> Query:
     try:
         after_round: int | None = None
         if raw_round:
-            if not raw_round.isdigit() or int(raw_round) < 1:
+            if (
+                not (raw_round.isascii() and raw_round.isdigit() and len(raw_round) <= 9)
+                or int(raw_round) < 1
+            ):
                 raise StandingsQueryError(
                     "invalid_after_round", "After round must be a round number (1, 2, …)."
                 )

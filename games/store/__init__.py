@@ -109,6 +109,8 @@ def read_game(game_id: int) -> Game | None:
     game starts here, so the statement is written once (``Manager.raw``) instead of being
     compiled from a queryset on every call: a third of the CPU of an ORM ``filter().first()``
     (docs/performance.md); on PostgreSQL it is prepared like any other hot statement."""
+    if not -(2**63) <= game_id < 2**63:  # no row has it (and SQLite cannot even compare it)
+        return None
     return next(iter(Game.objects.raw(_game_row_sql(), [game_id])), None)
 
 

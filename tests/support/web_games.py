@@ -7,12 +7,24 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
+
 import engine
 from engine.bots.greedy import greedy_bot
 from engine.cards import ALL_CARDS, mask_to_cards
 from games import services, store
 from games.models import Game
-from league.models import Club, ClubGame, Membership
+from league.models import (
+    Club,
+    ClubGame,
+    Membership,
+    Player,
+    Registration,
+    Round,
+    Table,
+    TableSeat,
+    Tournament,
+)
 from tests.support.games import new_game, play
 from web.templatetags.site import RANK_FACES, SUIT_SYMBOLS, card_name
 
@@ -105,3 +117,53 @@ def faces(code: str) -> list[str]:
 
 def shown(html: str, code: str) -> bool:
     return any(face in html for face in faces(code))
+
+
+@dataclass
+class Seated:
+    """Where a live table's game is played: a published round of a running digital
+    tournament of its club, with ann, bob and Cy as the table's players."""
+
+    club_slug: str
+    tournament_id: int
+    round_number: int
+    table_id: int
+    player_ids: list[int]
+
+
+def seat_at_tournament(table: LiveTable) -> Seated:
+    """Put the live table's game at table 1 of round 1 of a published tournament."""
+    club = ClubGame.objects.select_related("club").get(game_id=table.game.pk).club
+    tournament = Tournament.objects.create(
+        club=club,
+        name="Winter cup",
+        slug="winter",
+        preset="knock-rummy",
+        mode=Tournament.Mode.DIGITAL,
+        table_min=3,
+        table_max=4,
+        seed="seed-w",
+        status=Tournament.Status.RUNNING,
+    )
+    users = [table.users["ann"], table.users["bob"], None]
+    people = [
+        Player.objects.create(club=club, name=name, user=user)
+        for name, user in zip(("Ann", "Bob", "Cy"), users, strict=True)
+    ]
+    for person in people:
+        Registration.objects.create(
+            tournament=tournament, player=person, status=Registration.Status.CHECKED_IN
+        )
+    rnd = Round.objects.create(
+        tournament=tournament,
+        number=1,
+        status=Round.Status.PUBLISHED,
+        method="manual",
+        seed="seed-w-1",
+        input_digest="-",
+        published_at=timezone.now(),
+    )
+    seat_row = Table.objects.create(round=rnd, number=1, game=table.game)
+    for position, person in enumerate(people):
+        TableSeat.objects.create(table=seat_row, position=position, player=person)
+    return Seated(club.slug, tournament.pk, rnd.number, seat_row.pk, [p.pk for p in people])

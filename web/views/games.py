@@ -94,7 +94,7 @@ def _step_asked(request: HttpRequest, built: Replay) -> int:
     the log; anything unreadable means the latest step."""
     last = len(built.states)
     hand = request.GET.get("hand", "")
-    if hand.isascii() and hand.isdigit():
+    if hand.isascii() and hand.isdigit() and len(hand) <= 9:
         start = built.hand_starts().get(int(hand))
         if start is not None:
             return start

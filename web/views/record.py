@@ -348,9 +348,15 @@ def _one_card(post: QueryDict, *, required: bool) -> str | None:
     return _card(text)
 
 
+def _number(raw: str) -> bool:
+    """Whether ``raw`` is a small whole number written in ASCII digits (``"²".isdigit()``
+    is true, and ``int`` refuses it; so does ``int`` a 5000-digit string)."""
+    return raw.isascii() and raw.isdigit() and len(raw) <= 9
+
+
 def _seat(post: QueryDict, field_name: str = "seat") -> int:
     raw = post.get(field_name, "")
-    if not raw.isdigit():
+    if not _number(raw):
         raise PageRefusal("invalid_seat", "Choose a player.")
     return int(raw)
 
@@ -406,7 +412,7 @@ def build_command(action: str, post: QueryDict, seats: int, kept: list[Any], use
         for seat in range(seats):
             if f"deadwood-{seat}" in post:
                 raw = post.get(f"deadwood-{seat}", "").strip()
-                if not raw.isdigit():
+                if not _number(raw):
                     raise PageRefusal("bad_count", "Enter every player's announced count (0 or more).")
                 counts[str(seat)] = int(raw)
         return {"type": "RecordHandResult", "knocker": _knocker(post), "deadwood": counts}
@@ -426,7 +432,7 @@ def _submit(request: HttpRequest, target: Target) -> tuple[Refusal | None, str]:
     post = request.POST
     action = post.get("action", "")
     names = [seat["name"] for seat in game.seats]
-    seat = int(post["seat"]) if post.get("seat", "").isdigit() else None
+    seat = int(post["seat"]) if _number(post.get("seat", "")) else None
     events, _ = selectors.viewer_events(game, after=0, seat=None)
     kept, _ = effective(events)
     try:
@@ -434,7 +440,7 @@ def _submit(request: HttpRequest, target: Target) -> tuple[Refusal | None, str]:
             raise PageRefusal("not_recorded_here", "Its players move in the browser.")
         command = build_command(action, post, len(names), kept, request.user)
         raw_version = post.get("version", "")
-        version = int(raw_version) if raw_version.isdigit() else game.version
+        version = int(raw_version) if _number(raw_version) else game.version
         services.submit_command(
             game=game,
             command=command,
@@ -528,7 +534,7 @@ def _checked(request: HttpRequest, target: Target) -> HttpResponse:
     context = {"target": target, **preview_context(target.game, request.POST)}
     html = mark_safe(render_to_string("record/_preview.html", context, request))  # rendered (escaped) above
     seat = request.POST.get("seat", "")
-    checked = (int(seat), request.POST.get("cards", ""), html) if seat.isdigit() else None
+    checked = (int(seat), request.POST.get("cards", ""), html) if _number(seat) else None
     template = "record/_panel.html" if request.htmx else "record/page.html"  # type: ignore[attr-defined]
     return render(request, template, panel_context(target, checked=checked))
 
@@ -538,7 +544,7 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     names = [seat["name"] for seat in game.seats]
     hand = state.hand
     raw = query.get("seat", "")
-    seat = int(raw) if raw.isdigit() else -1
+    seat = int(raw) if _number(raw) else -1
     if state.status != "showdown" or hand is None or not 0 <= seat < len(names):
         return {"problem": "No showdown is going on for that player."}
     try:

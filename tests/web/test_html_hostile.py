@@ -1,0 +1,492 @@
+"""No HTML page answers 500 to hostile input, and a refused form post writes nothing.
+
+Every page that reads a query parameter gets each hostile value in each parameter it
+reads; every form endpoint of the desk, the scorekeeper's page and the play page gets
+each hostile value in each field it reads (the rest of the form valid), posted as raw
+``application/x-www-form-urlencoded`` bytes so that NUL, a lone surrogate, overlong
+UTF-8 or a bad percent escape reach the server as written. Each page is also asked
+for with unknown, zero and out-of-range ids in its path. The user is one the page
+serves (a director for the desk, a scorekeeper for the record page, the seated player
+for the play page). When the answer is a refusal (a 4xx, or a redirect with an error
+message, as the desk answers), no row of any table has changed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote_plus
+
+import pytest
+from django.apps import apps
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.test import Client
+from django.urls import path
+from django.utils import timezone
+
+from games.models import Game
+from league import services as league_services
+from league.models import Club, Membership, Player, Registration, Round, Tournament
+from tests.games.hostile import QUERY_VALUES
+from tests.support.record import club_night
+from tests.support.record import record as record_entry
+from tests.support.web_games import live_table, seat_at_tournament
+
+# Raw, already URL-encoded values: the API corpus's query values and some more.
+HOSTILE: dict[str, str] = {
+    **QUERY_VALUES,
+    "zero": "0",
+    "int5000digits": "9" * 5000,
+    "neg_huge": "-" + "9" * 40,
+    "long5000": "x" * 5000,
+    "lone_surrogate": "%ED%A0%80",
+    "nul_in_digits": "1%002",
+    "markup": "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+    "card_like": "10%E2%99%A5",
+    "fraction_zero": "1%2F0",
+}
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    method: str
+    path: str  # with {game}, {tournament}, {table}, {slug}, {registration}, {player}, {physical}, {ptable}
+    user: str  # a key of the scene's users
+    base: tuple[tuple[str, str], ...] = ()
+    fields: tuple[str, ...] = ()
+
+
+KEY = ("idempotency_key", "hostile-form-key")
+
+PAGES: list[Page] = [
+    # --- GET pages with query parameters
+    Page("replay", "GET", "/games/{game}/", "ann", fields=("step", "hand")),
+    Page("play poll", "GET", "/games/{game}/play/state", "ann", fields=("v",)),
+    Page(
+        "public tournament",
+        "GET",
+        "/tournaments/{tournament}/",
+        "anonymous",
+        fields=("after_round", "timeline"),
+    ),
+    Page(
+        "public tournament as shown then",
+        "GET",
+        "/tournaments/{tournament}/",
+        "anonymous",
+        base=(("timeline", "recorded"), ("at", "1")),
+        fields=("at", "after_round"),
+    ),
+    Page("public live part", "GET", "/tournaments/{tournament}/live/", "anonymous"),
+    Page("player page", "GET", "/players/{player}/", "anonymous"),
+    Page("club page", "GET", "/clubs/{slug}/", "anonymous"),
+    Page("desk", "GET", "/tournaments/{tournament}/desk", "director", fields=("pick",)),
+    Page("desk live tables", "GET", "/tournaments/{tournament}/desk/rounds/1/live", "director"),
+    Page("desk table", "GET", "/tournaments/{tournament}/desk/tables/{table}", "director"),
+    Page("new tournament form", "GET", "/clubs/{slug}/tournaments/new", "director", fields=("preset",)),
+    Page("tournament edit form", "GET", "/tournaments/{tournament}/edit", "director", fields=("preset",)),
+    Page("record page", "GET", "/tables/{ptable}/record", "scorekeeper"),
+    Page("record undo", "GET", "/tables/{ptable}/record/undo", "scorekeeper"),
+    Page(
+        "record preview",
+        "GET",
+        "/tables/{ptable}/record/preview",
+        "scorekeeper",
+        base=(("seat", "0"), ("cards", "AS+2S+3S")),
+        fields=("seat", "cards", "picked"),
+    ),
+    Page(
+        "game record preview",
+        "GET",
+        "/games/{physical}/record/preview",
+        "scorekeeper",
+        base=(("seat", "2"), ("cards", "AS")),
+        fields=("seat", "cards", "picked"),
+    ),
+    # --- form posts
+    Page(
+        "play a move",
+        "POST",
+        "/games/{game}/play",
+        "bob",
+        base=(("move", "DrawFromStock"), ("version", "{version}"), KEY),
+        fields=("move", "version", "idempotency_key"),
+    ),
+    Page(
+        "start a practice game",
+        "POST",
+        "/games/practice/",
+        "ann",
+        base=(("preset", "knock-rummy"), ("opponents", "1"), ("pace", "normal"), KEY),
+        fields=("preset", "opponents", "pace"),
+    ),
+    Page(
+        "record an entry",
+        "POST",
+        "/tables/{ptable}/record",
+        "scorekeeper",
+        base=(("action", "reveal"), ("seat", "2"), ("cards", "AS+2S"), ("version", "{pversion}"), KEY),
+        fields=("action", "seat", "cards", "picked", "card", "version", "idempotency_key"),
+    ),
+    Page(
+        "record a result by counts",
+        "POST",
+        "/tables/{ptable}/record",
+        "scorekeeper",
+        base=(
+            ("action", "result_counts"),
+            ("knocker", "1"),
+            ("deadwood-0", "5"),
+            ("version", "{pversion}"),
+            KEY,
+        ),
+        fields=("knocker", "deadwood-0", "deadwood-1"),
+    ),
+    Page(
+        "record a result by hands",
+        "POST",
+        "/tables/{ptable}/record",
+        "scorekeeper",
+        base=(
+            ("action", "result_hands"),
+            ("knocker", "1"),
+            ("hands-0", "AS"),
+            ("version", "{pversion}"),
+            KEY,
+        ),
+        fields=("knocker", "hands-0", "hands-2"),
+    ),
+    Page(
+        "undo the last entry",
+        "POST",
+        "/tables/{ptable}/record",
+        "scorekeeper",
+        base=(("action", "undo"), ("version", "{pversion}"), KEY),
+        fields=("action", "version", "idempotency_key"),
+    ),
+    Page(
+        "check a hand (no JavaScript)",
+        "POST",
+        "/tables/{ptable}/record",
+        "scorekeeper",
+        base=(("action", "check"), ("seat", "0"), ("cards", "AS"), KEY),
+        fields=("seat", "cards", "picked"),
+    ),
+    Page(
+        "record a deal",
+        "POST",
+        "/games/{physical}/record",
+        "scorekeeper",
+        base=(("action", "deal"), ("upcard", "7H"), ("version", "{pversion}"), KEY),
+        fields=("upcard", "version"),
+    ),
+    Page(
+        "new tournament",
+        "POST",
+        "/clubs/{slug}/tournaments/new",
+        "director",
+        base=(
+            ("name", "Hostile cup"),
+            ("kind", "tournament"),
+            ("preset", "knock-rummy"),
+            ("mode", "physical"),
+            ("table_min", "3"),
+            ("table_max", "4"),
+            ("seating", "balanced"),
+            KEY,
+        ),
+        fields=(
+            "name",
+            "kind",
+            "preset",
+            "options_for",
+            "mode",
+            "table_min",
+            "table_max",
+            "seating",
+            "rounds",
+            "bot",
+        ),
+    ),
+    Page(
+        "edit tournament",
+        "POST",
+        "/tournaments/{tournament}/edit",
+        "director",
+        base=(
+            ("name", "Winter cup"),
+            ("kind", "tournament"),
+            ("preset", "knock-rummy"),
+            ("mode", "digital"),
+            ("table_min", "3"),
+            ("table_max", "4"),
+            ("seating", "balanced"),
+            KEY,
+        ),
+        fields=("name", "preset", "table_min", "table_max", "rounds", "options_for"),
+    ),
+    Page(
+        "register a player",
+        "POST",
+        "/tournaments/{tournament}/desk/register",
+        "director",
+        base=(("name", "Newcomer"), ("from_round", "2"), ("check_in", "on"), KEY),
+        fields=("name", "from_round", "check_in", "idempotency_key"),
+    ),
+    Page(
+        "registration status",
+        "POST",
+        "/tournaments/{tournament}/desk/registrations/{registration}",
+        "director",
+        base=(("status", "checked_in"), KEY),
+        fields=("status",),
+    ),
+    Page(
+        "check everyone in",
+        "POST",
+        "/tournaments/{tournament}/desk/check-in-all",
+        "director",
+        base=(KEY,),
+        fields=("idempotency_key",),
+    ),
+    Page(
+        "generate a round",
+        "POST",
+        "/tournaments/{tournament}/desk/rounds",
+        "director",
+        base=(KEY,),
+        fields=("force_reason",),
+    ),
+    Page(
+        "edit a draft round",
+        "POST",
+        "/tournaments/{tournament}/desk/rounds/2/edit",
+        "director",
+        base=(("op", "swap"), ("player", "{player}"), ("with", "{player2}"), KEY),
+        fields=("op", "player", "with", "table"),
+    ),
+    Page(
+        "move in a draft round",
+        "POST",
+        "/tournaments/{tournament}/desk/rounds/2/edit",
+        "director",
+        base=(("op", "move"), ("player", "{player}"), ("table", "1"), KEY),
+        fields=("player", "table"),
+    ),
+    Page(
+        "publish a round",
+        "POST",
+        "/tournaments/{tournament}/desk/rounds/2/publish",
+        "director",
+        base=(("edit_reason", "late"), KEY),
+        fields=("edit_reason",),
+    ),
+    Page(
+        "close the tournament",
+        "POST",
+        "/tournaments/{tournament}/desk/close",
+        "director",
+        base=(KEY,),
+        fields=("idempotency_key", "confirmed"),
+    ),
+    Page(
+        "a correction to confirm",
+        "POST",
+        "/tournaments/{tournament}/desk/tables/{table}",
+        "director",
+        base=(("kind", "adjust"), ("seat", "1"), ("points", "5"), ("reason", "audit"), KEY),
+        fields=("kind", "seat", "points", "reason", "name"),
+    ),
+    Page(
+        "a confirmed correction",
+        "POST",
+        "/tournaments/{tournament}/desk/tables/{table}",
+        "director",
+        base=(
+            ("kind", "adjust"),
+            ("seat", "1"),
+            ("points", "5"),
+            ("reason", "audit"),
+            ("confirmed", "yes"),
+            ("version", "{version}"),
+            KEY,
+        ),
+        fields=("kind", "seat", "points", "version", "confirmed"),
+    ),
+]
+
+
+@dataclass
+class Scene:
+    users: dict[str, Any]
+    ids: dict[str, str]
+
+    def fill(self, text: str) -> str:
+        ids = {
+            **self.ids,
+            "version": str(Game.objects.get(pk=self.ids["game"]).version),
+            "pversion": str(Game.objects.get(pk=self.ids["physical"]).version),
+        }
+        return text.format(**ids)
+
+
+@pytest.fixture
+def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
+    """The digital live table at a published tournament (round 2 a draft), and a
+    physical table of another club at its showdown (Bo knocked)."""
+    director, scorekeeper = make_user("dina"), make_user("sam2")
+    table = live_table(owner, ann, bob, director, scorekeeper)
+    seated = seat_at_tournament(table)
+    tournament = Tournament.objects.get(pk=seated.tournament_id)
+    league_services.generate_round(tournament, director, force_reason="the hostile audit")
+    # the physical table: another club (the club night's) with its own people
+    Club.objects.filter(slug="riverside").update(slug="riverside-digital", name="Riverside digital")
+    night = club_night(make_user)
+    Round.objects.filter(pk=night.round.pk).update(published_at=timezone.now())
+    Membership.objects.create(club=night.club, user=scorekeeper, role=Membership.Role.SCOREKEEPER)
+    for command in (
+        {"type": "DealHand", "upcard": "7H"},
+        {"type": "DrawFromStock", "seat": 1},
+        {"type": "Knock", "seat": 1, "card": None},
+    ):
+        record_entry(night, command)
+    registration = Registration.objects.filter(tournament=tournament).order_by("pk").first()
+    assert registration is not None
+    return Scene(
+        users={"ann": ann, "bob": bob, "director": director, "scorekeeper": scorekeeper, "anonymous": None},
+        ids={
+            "game": str(table.game.pk),
+            "tournament": str(seated.tournament_id),
+            "table": str(seated.table_id),
+            "slug": "riverside-digital",
+            "registration": str(registration.pk),
+            "player": str(seated.player_ids[0]),
+            "player2": str(seated.player_ids[1]),
+            "physical": str(night.game.pk),
+            "ptable": str(night.table.pk),
+        },
+    )
+
+
+def counts() -> dict[str, int]:
+    """How many rows every table of the project's apps holds."""
+    return {
+        model._meta.label: model._default_manager.count()
+        for label in ("games", "league", "web")
+        for model in apps.get_app_config(label).get_models()
+    }
+
+
+def client_for(scene: Scene, page: Page) -> Client:
+    client = Client(raise_request_exception=False)
+    user = scene.users[page.user]
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def send(client: Client, scene: Scene, page: Page, values: dict[str, str], path: str | None = None) -> Any:
+    """``values``: raw (encoded) field values; the base's own values are encoded here."""
+    pairs = [(name, quote_plus(scene.fill(value))) for name, value in page.base if name not in values]
+    pairs += list(values.items())
+    body = "&".join(f"{name}={value}" for name, value in pairs)
+    url = path if path is not None else scene.fill(page.path)
+    if page.method == "GET":
+        return client.get(f"{url}?{body}" if body else url)
+    return client.post(url, data=body, content_type="application/x-www-form-urlencoded")
+
+
+def check(
+    client: Client, scene: Scene, page: Page, values: dict[str, str], path: str | None = None
+) -> str | None:
+    """What went wrong with one request (None: nothing)."""
+    before = counts()
+    response = send(client, scene, page, values, path)
+    what = f"{page.name} {path or ''} { ({k: v[:20] for k, v in values.items()}) }"
+    if response.status_code >= 500:
+        return f"{what}: {response.status_code}"
+    # a refusal: a 4xx, or (the desk's way) a redirect carrying an error message
+    # (the messages added by this request, not those left unread by the earlier ones)
+    added = getattr(getattr(response.wsgi_request, "_messages", None), "_queued_messages", [])
+    refused = 400 <= response.status_code < 500 or any(m.level >= messages.ERROR for m in added)
+    if refused and counts() != before:
+        changed = {k: (before[k], v) for k, v in counts().items() if before[k] != v}
+        return f"{what}: answered {response.status_code} but wrote {changed}"
+    return None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_hostile_values_get_no_500_and_a_refusal_writes_nothing(scene: Scene, page: Page) -> None:
+    client = client_for(scene, page)
+    problems = []
+    baseline = send(client, scene, page, {})
+    assert baseline.status_code < 500, (page.name, baseline.status_code)
+    for field in page.fields:
+        for value in HOSTILE.values():
+            problem = check(client, scene, page, {field: value})
+            if problem:
+                problems.append(problem)
+        # the field twice, and a field with no value at all
+        for raw in (f"1&{field}=2", ""):
+            problem = check(client, scene, page, {field: raw})
+            if problem:
+                problems.append(problem)
+    assert not problems, "\n".join(problems)
+
+
+UNKNOWN_IDS = ("0", "999999", "9223372036854775808", "9" * 40)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_unknown_ids_in_the_path_are_a_404_not_a_500(scene: Scene, page: Page) -> None:
+    client = client_for(scene, page)
+    problems = []
+    for key in ("game", "tournament", "table", "registration", "player", "physical", "ptable"):
+        if "{" + key + "}" not in page.path:
+            continue
+        for unknown in UNKNOWN_IDS:
+            path = scene.fill(page.path.replace("{" + key + "}", unknown))
+            problem = check(client, scene, page, {}, path)
+            if problem:
+                problems.append(problem)
+    assert not problems, "\n".join(problems)
+
+
+def _fails(request: HttpRequest) -> HttpResponse:
+    raise ValueError("a page that breaks")
+
+
+def _writes_then_refuses(request: HttpRequest) -> HttpResponse:
+    Player.objects.create(club=Club.objects.order_by("pk")[0], name="Written anyway")
+    return HttpResponse("refused", status=400)
+
+
+def _writes_then_says_no(request: HttpRequest) -> HttpResponse:
+    Player.objects.create(club=Club.objects.order_by("pk")[0], name="Written anyway too")
+    messages.error(request, "Refused.")
+    return HttpResponseRedirect("/")
+
+
+urlpatterns = [
+    path("fails", _fails),
+    path("writes", _writes_then_refuses),
+    path("says-no", _writes_then_says_no),
+]
+
+
+@pytest.mark.django_db
+def test_the_check_finds_a_500_and_a_refusal_that_writes(scene: Scene, settings: Any) -> None:
+    """The audit can fail: a page that breaks, or writes before it refuses, is caught."""
+    settings.ROOT_URLCONF = __name__
+    client = Client(raise_request_exception=False)
+    for url, found in (
+        ("/fails", ": 500"),
+        ("/writes", "answered 400 but wrote {'league.Player': ("),
+        ("/says-no", "answered 302 but wrote {'league.Player': ("),
+    ):
+        page = Page(url, "POST", url, "anonymous", fields=("x",))
+        problem = check(client, scene, page, {"x": "1"})
+        assert problem is not None and found in problem, problem
