@@ -3,6 +3,7 @@ pages to open first and the logins with their roles."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 
@@ -33,6 +34,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         password = options["password"] or secrets.token_urlsafe(9)
+        # Embedded, the outbox's tasks run in this process: their one line each is noise
+        # in front of the summary a new user reads.
+        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
+        logging.getLogger("kombu.connection").setLevel(logging.ERROR)  # the in-memory broker has no host
         # People first, in one transaction; the games after it, each in its own, so
         # that their side effects (bot turns) are dispatched as each commits.
         with transaction.atomic():
