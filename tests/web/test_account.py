@@ -21,6 +21,8 @@ def test_the_login_page_renders_and_a_player_who_is_not_staff_signs_in(ann: Any)
     client = Client()
     page = client.get("/login/")
     assert page.status_code == 200 and b'name="username"' in page.content and b"htmx" in page.content
+    # the base layout's comments are comments, not text
+    assert b"{#" not in page.content and b"{% comment" not in page.content
     ann.set_password("s3cret-pass")
     ann.save()
     assert not ann.is_staff

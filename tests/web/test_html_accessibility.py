@@ -157,6 +157,7 @@ def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
 
 
 ROLES = {"club director": "director", "seated player": "ann", "spectator": None}
+TEMPLATE_MARKS = ("{#", "#}", "{%", "%}")
 
 
 @pytest.mark.django_db
@@ -173,8 +174,12 @@ def test_every_control_is_labelled_and_every_button_and_link_named(
         url, response = render_page(client, request)
         if response.status_code != 200:
             continue
+        html = response.content.decode()
+        # A template tag or comment Django did not take (a {# #} comment over two lines is text)
+        shown = [mark for mark in TEMPLATE_MARKS if mark in html]
+        assert not shown, f"{page} ({url}) shows template syntax {shown}"
         parser = Audit()
-        parser.feed(response.content.decode())
+        parser.feed(html)
         problems = parser.report()
         assert not problems, f"{page} ({url}) for {role}:\n" + "\n".join(problems)
         assert parser.named or parser.controls, f"{page} ({url}): nothing was found to check"
