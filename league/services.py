@@ -15,6 +15,7 @@ director says who is at the tables. ``withdrawn`` players never play.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -738,18 +739,7 @@ def generate_round(
 
 
 def _with_params(request: Request, params: Mapping[str, Any]) -> Request:
-    return Request(
-        players=request.players,
-        table_min=request.table_min,
-        table_max=request.table_max,
-        round_number=request.round_number,
-        seed=request.seed,
-        history=request.history,
-        standings=request.standings,
-        points=request.points,
-        total_rounds=request.total_rounds,
-        params=dict(params),
-    )
+    return dataclasses.replace(request, params=dict(params))
 
 
 def _write_tables(round_: Round, tables: Sequence[tuple[Sequence[PlayerId], list[str]]]) -> None:

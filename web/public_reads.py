@@ -22,6 +22,7 @@ from django.db.models import Max, Q
 from engine import GameState
 from games.selectors import current_states
 from league.models import Player, Round, StandingsState, Table, TableSeat, Tournament
+from web.words import score_text
 
 PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 PUBLIC_TOURNAMENT_STATUSES = (
@@ -44,19 +45,6 @@ STATUS_WORDS = {
 
 def status_words(status: str) -> str:
     return STATUS_WORDS.get(status, status.replace("_", " ")) if status else "not started"
-
-
-def points_text(value: Fraction | None) -> str:
-    """A score as people write it: ``5``, ``-3``, ``7/2`` → ``3½``, ``-1/2`` → ``-½``."""
-    if value is None:
-        return ""
-    if value.denominator == 1:
-        return str(value.numerator)
-    whole, rest = divmod(abs(value.numerator), value.denominator)
-    sign = "-" if value < 0 else ""
-    if value.denominator == 2:
-        return f"{sign}{whole or ''}½"
-    return f"{sign}{whole} {rest}/{value.denominator}" if whole else f"{sign}{rest}/{value.denominator}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +102,7 @@ def _table_line(table: Table, states: dict[int, GameState]) -> TableLine:
                 name=seat.player.name if seat.player is not None else seat.bot,
                 player_id=seat.player_id,
                 bot=seat.bot,
-                score=points_text(score) if scored or result is not None else "",
+                score=score_text(score) if scored or result is not None else "",
                 place=result.places[seat.position] if result is not None else None,
             )
         )
@@ -219,7 +207,7 @@ class TournamentResults:
 
     @property
     def total_text(self) -> str:
-        return points_text(self.total)
+        return score_text(self.total)
 
     @property
     def status_text(self) -> str:
@@ -240,7 +228,7 @@ class HeadToHead:
 
     @property
     def net_text(self) -> str:
-        return points_text(self.net)
+        return score_text(self.net)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,9 +281,7 @@ def player_record(player: Player) -> PlayerRecord:
                 game_id=table.game_id,
                 status=state.status if state is not None else "",
                 opponents=tuple(o.player.name if o.player is not None else o.bot for o in opponents),
-                score=points_text(score)
-                if state is not None and (state.tally.hands_scored or result)
-                else "",
+                score=score_text(score) if state is not None and (state.tally.hands_scored or result) else "",
                 place=result.places[seat.position] if result is not None else None,
                 seats=len(others[table.pk]),
             )

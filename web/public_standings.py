@@ -28,8 +28,9 @@ from league.projection import (
 )
 from league.selectors import player_ratings
 from league.standings import REGISTRY, Settings
-from web.public_reads import PUBLIC_ROUND_STATUSES, points_text
+from web.public_reads import PUBLIC_ROUND_STATUSES
 from web.rating_chart import Point, Series
+from web.words import score_text
 
 LEADERS = 3
 HIDDEN_TIEBREAKS = frozenset({"random"})
@@ -162,7 +163,7 @@ def _fraction_text(value: Any) -> str:
         return ""
     if isinstance(value, str):
         try:
-            return points_text(Fraction(value))
+            return score_text(Fraction(value))
         except (ValueError, ZeroDivisionError):
             return value
     if isinstance(value, float):

@@ -16,6 +16,7 @@ import engine
 from engine import GameState
 from engine.cards import mask_to_cards
 from web.templatetags.site import card_name
+from web.words import points_text
 
 Names = Sequence[str]
 # Typographic signs for sums read by people (and screen readers): minus and times.
@@ -31,17 +32,6 @@ def _name(names: Names, seat: Any) -> str:
 
 def _card(code: Any) -> str:
     return card_name(str(code)) if code else "a card"
-
-
-def points_text(value: Fraction | str | int) -> str:
-    """``Fraction(20, 3)`` → ``"+20/3"``: the sign always written, a minus as U+2212."""
-    number = Fraction(value)
-    text = str(abs(number))
-    if number > 0:
-        return f"+{text}"
-    if number < 0:
-        return f"{MINUS}{text}"
-    return "0"
 
 
 def _number(value: Fraction | int) -> str:

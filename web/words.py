@@ -63,6 +63,21 @@ def points_text(value: Any) -> str:
     return "0"
 
 
+def score_text(value: Any) -> str:
+    """A score as people write it: ``5``, ``-3``, ``7/2`` → ``3½``, ``-1/2`` → ``-½``,
+    ``7/3`` → ``2 1/3``; ``None`` → ``""``."""
+    if value is None:
+        return ""
+    number = Fraction(str(value))
+    if number.denominator == 1:
+        return str(number.numerator)
+    whole, rest = divmod(abs(number.numerator), number.denominator)
+    sign = "-" if number < 0 else ""
+    if number.denominator == 2:
+        return f"{sign}{whole or ''}½"
+    return f"{sign}{whole} {rest}/{number.denominator}" if whole else f"{sign}{rest}/{number.denominator}"
+
+
 def seat_name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]

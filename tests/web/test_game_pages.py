@@ -18,6 +18,7 @@ from games import store
 from games.models import Game
 from tests.support.web_games import LiveTable, finished_game, live_table
 from web import replay
+from web.words import points_text
 
 
 @pytest.fixture
@@ -155,7 +156,7 @@ def test_a_rum_and_a_gin_are_explained() -> None:
 def test_points_that_do_not_add_up_are_listed_not_explained() -> None:
     data = scored("knock-rummy", {0: 4, 1: 10}, 0)
     data["points"] = {"0": "5", "1": "-5"}
-    assert replay.explain(engine.get_ruleset("knock-rummy"), data, NAMES) == ["Points: Ann +5, Bo \u22125."]
+    assert replay.explain(engine.get_ruleset("knock-rummy"), data, NAMES) == ["Points: Ann +5, Bo -5."]
 
 
 @pytest.mark.parametrize("preset", ["knock-rummy", "knock-rummy-hoyle", "knock-rami", "gin-rummy"])
@@ -174,7 +175,7 @@ def test_every_scored_hand_is_explained_with_the_engines_own_sums(preset: str) -
 
 
 def test_points_are_written_with_their_sign() -> None:
-    assert [replay.points_text(v) for v in (Fraction(20, 3), Fraction(-12), 0)] == ["+20/3", "\u221212", "0"]
+    assert [points_text(v) for v in (Fraction(20, 3), Fraction(-12), 0)] == ["+20/3", "-12", "0"]
 
 
 # --- the play page ---------------------------------------------------------------------------------

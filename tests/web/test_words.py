@@ -73,3 +73,10 @@ def test_results_and_corrections_in_words() -> None:
 def test_cards_and_points() -> None:
     assert [card_text(c) for c in ("QS", "td", "10h", "X2", None)] == ["Q♠", "10♦", "10♥", "joker", "a card"]
     assert [points_text(p) for p in ("28", "-19", "0", "20/3")] == ["+28", "-19", "0", "+20/3"]
+
+
+def test_a_score_is_written_as_people_write_it() -> None:
+    from web.words import score_text
+
+    values = (5, "-3", "7/2", "-1/2", "7/3", "-7/3", None)
+    assert [score_text(v) for v in values] == ["5", "-3", "3½", "-½", "2 1/3", "-2 1/3", ""]

@@ -40,6 +40,7 @@ from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import posted_key
 from web.once import Outcome, once
 from web.roles import has_role, require_director
+from web.words import points_text, score_text
 
 Action = Callable[[], Outcome]
 
@@ -97,18 +98,6 @@ def _int(value: Any) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
-
-
-def points(value: Any) -> str:
-    """A score as people write it: 12, -3, 2½ or 7/3."""
-    number = Fraction(value)
-    if number.denominator == 1:
-        return str(number.numerator)
-    if number.denominator == 2:
-        whole = int(number)
-        sign = "-" if number < 0 and whole == 0 else ""
-        return f"{sign}{whole if whole else ''}½"
-    return f"{number.numerator}/{number.denominator}"
 
 
 # --- the club page ------------------------------------------------------------------------
@@ -258,7 +247,7 @@ def live_status(game: Game | None) -> tuple[str, str, int, list[str]]:
         return "playing", "not opened", 0, []
     state = store.load_state(game)
     public = engine.view(state, None)
-    scores = [points(s) for s in public.scores]
+    scores = [score_text(s) for s in public.scores]
     if state.status in game_services.FINAL_STATUSES:
         label = "complete" if state.status == "finished" else "complete (abandoned)"
         return "complete", label, public.hand_number, scores
@@ -622,8 +611,7 @@ def corrections_made(game: Game) -> list[dict[str, Any]]:
         actor = users.get(row.actor_id) if row.actor_id is not None else None
         detail = ""
         if row.type == "ScoreAdjusted":
-            sign = "+" if Fraction(data["points"]) >= 0 else ""
-            detail = f"{_seat_name(game, seat)} {sign}{points(data['points'])}"
+            detail = f"{_seat_name(game, seat)} {points_text(data['points'])}"
         elif row.type == "SeatReplaced":
             detail = f"seat {seat + 1 if isinstance(seat, int) else '?'} → {data.get('name', '')}"
         elif row.type == "Retracted":
@@ -687,10 +675,9 @@ def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
         if amount == 0:
             raise ValueError("An adjustment of 0 changes nothing.")
         assert seat is not None
-        sign = "+" if amount > 0 else ""
         return (
             {"type": "AdjustScore", "seat": seat, "points": str(amount), "reason": reason},
-            f"Adjust {_seat_name(game, seat)}'s score by {sign}{points(amount)}",
+            f"Adjust {_seat_name(game, seat)}'s score by {points_text(amount)}",
         )
     if kind == "replace":
         name = posted_text(post, "name", 80)
