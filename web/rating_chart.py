@@ -24,6 +24,9 @@ from html import escape
 WIDTH, HEIGHT = 480, 260
 LEFT, RIGHT, TOP, BOTTOM = 40, 10, 14, 52
 FONT = 14  # drawn at about 10 px on a 390 px phone, 14 px on a desktop
+# A generous average width of a character of the sans-serif text, in font sizes: where
+# the next legend entry may start without touching the one before.
+TEXT_EM = 0.62
 # Colours that keep 4.5:1 contrast on white (WCAG AA for the labels drawn in them).
 COLOURS = ("#1f6f4a", "#8a3b12", "#2b4c9b", "#6b2a7a")
 
@@ -136,6 +139,6 @@ def rating_chart(series: Sequence[Series], *, title: str = "Rating history") -> 
             f'<text x="{legend_x + 16}" y="{HEIGHT - 6}" font-size="{FONT}" fill="#1d2a24">'
             f"{escape(s.name)}</text>"
         )
-        legend_x += 24 + FONT * len(s.name) // 2
+        legend_x += 16 + round(len(s.name) * FONT * TEXT_EM) + 20
     parts.append("</svg>")
     return "".join(parts)

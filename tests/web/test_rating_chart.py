@@ -82,3 +82,15 @@ def test_ticks_are_round_and_cover_the_range() -> None:
     ticks = nice_ticks(0.12, 0.57)
     assert ticks[0] <= 0.12 and ticks[-1] >= 0.57 and len(ticks) <= 7
     assert nice_ticks(3.2, 3.2) == [2.0, 2.5, 3.0, 3.5, 4.0, 4.5]  # a flat history gets room
+
+
+def test_legend_entries_do_not_overlap_with_a_long_family_name() -> None:
+    long = Series("Knock rummy and knock-rami", (Point("game 1", 25.0, 1.0),))
+    gin = Series("Gin rummy", (Point("game 9", 30.0, 5.0),))
+    svg = rating_chart([long, gin])
+    starts = [
+        float(x) for x in re.findall(r'<text x="([\d.]+)" y="\d+" font-size="\d+" fill="#1d2a24">', svg)
+    ]
+    assert len(starts) == 2
+    # 0.6 em a character is wider than the average sans-serif letter: the first name ends before the second
+    assert starts[0] + len(long.name) * 14 * 0.6 < starts[1] - 16
