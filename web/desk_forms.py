@@ -16,6 +16,8 @@ from engine.rules import CHOICES, PRESETS
 from games.services import RuleSetRefused, ruleset_named
 from league.models import Tournament
 from league.seating import METHODS
+from league.services import STANDINGS_FIELDS
+from league.standings import REGISTRY, StandingsError, check_settings
 
 DEFAULT_PRESET = "knock-rummy"
 OPTION_PREFIX = "opt_"
@@ -131,6 +133,26 @@ class TournamentForm(forms.Form):
     bot = forms.ChoiceField(
         label="Which bot", choices=[("", "—")] + [(b, b) for b in sorted(BOTS)], required=False
     )
+    # How results become standings (docs/standings.md); these may change at any time.
+    scoring = forms.ChoiceField(
+        label="Scoring", choices=Tournament.Scoring.choices, initial=Tournament.Scoring.POINTS,
+        required=False, help_text="How a table's result becomes standings points.",
+    )  # fmt: skip
+    placement_points = forms.CharField(
+        label="Points per place", required=False, max_length=200,
+        help_text="Placement scoring, first place first: for example 3, 2, 1, 0.",
+    )  # fmt: skip
+    tiebreaks = forms.CharField(
+        label="Tiebreaks, in order", required=False, max_length=300,
+        help_text="Empty: the preset's own. Any of: " + ", ".join(sorted(REGISTRY)) + ".",
+    )  # fmt: skip
+    bye_points = forms.CharField(
+        label="Points for a bye", required=False, max_length=32, help_text="Empty: an average game."
+    )
+    min_games = forms.IntegerField(
+        label="Games to qualify", min_value=0, max_value=1000, required=False, initial=0,
+        help_text="League seasons: players with fewer games are listed unranked.",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -154,7 +176,7 @@ class TournamentForm(forms.Form):
         self.locked = locked
         if locked:
             for name, field in self.fields.items():
-                if name not in ("name", "rounds"):
+                if name not in LATE_FIELDS:
                     field.disabled = True
 
     def _posted_preset(self) -> str:
@@ -251,7 +273,28 @@ class TournamentForm(forms.Form):
             self.add_error("rounds", "A one-day tournament needs its number of rounds.")
         if cleaned.get("bots") and cleaned.get("mode") != Tournament.Mode.DIGITAL:
             self.add_error("bots", "Bots fill digital tables only; this tournament is physical.")
+        self._check_scoring(cleaned)
         return cleaned
+
+    def _check_scoring(self, cleaned: dict[str, Any]) -> None:
+        """The scoring fields as the standings read them, each refusal under its field."""
+        settings = {"preset": self.preset_name, "kind": cleaned.get("kind"), **self.scoring_settings()}
+        try:
+            check_settings(settings)
+        except StandingsError as exc:
+            field = SCORING_ERRORS.get(exc.code)
+            self.add_error(field if field in self.fields else None, str(exc))
+
+    def scoring_settings(self) -> dict[str, Any]:
+        """The scoring fields in the form ``league.services`` takes."""
+        c = self.cleaned_data
+        return {
+            "scoring": c.get("scoring") or Tournament.Scoring.POINTS,
+            "placement_points": _listed(c.get("placement_points")),
+            "tiebreaks": _listed(c.get("tiebreaks")),
+            "bye_points": (c.get("bye_points") or "").strip(),
+            "min_games": c.get("min_games") or 0,
+        }
 
     def service_data(self) -> dict[str, Any]:
         """The body ``league.services.create_tournament`` takes."""
@@ -267,6 +310,7 @@ class TournamentForm(forms.Form):
             "rounds": c.get("rounds"),
             "bots": bool(c.get("bots")),
             "bot": c.get("bot") or "",
+            **self.scoring_settings(),
         }
 
     def changes_from(self, tournament: Tournament) -> dict[str, Any]:
@@ -277,6 +321,9 @@ class TournamentForm(forms.Form):
         changes: dict[str, Any] = {}
         for key in ("name", "kind", "preset", "mode", "seating", "rounds", "bots", "bot"):
             if data[key] != current.get(key):
+                changes[key] = data[key]
+        for key in STANDINGS_FIELDS:
+            if data[key] != getattr(tournament, key):
                 changes[key] = data[key]
         changes.pop("kind", None)  # a tournament's kind is chosen once
         if data["options"] != tournament.options:
@@ -312,6 +359,25 @@ class TournamentForm(forms.Form):
         self.add_error(field, message)
 
 
+# What a started tournament may still change (the rest decides the seating).
+LATE_FIELDS = frozenset({"name", "rounds", *STANDINGS_FIELDS})
+# Where the standings' refusals of the scoring fields go, by their code.
+SCORING_ERRORS = {
+    "unknown_scoring": "scoring",
+    "invalid_placement_points": "placement_points",
+    "unknown_tiebreak": "tiebreaks",
+    "duplicate_tiebreak": "tiebreaks",
+    "invalid_tiebreaks": "tiebreaks",
+    "invalid_bye_points": "bye_points",
+    "invalid_min_games": "min_games",
+}
+
+
+def _listed(text: Any) -> list[str]:
+    """``"3, 2, 1,0"`` → ``["3", "2", "1", "0"]`` (commas or spaces between)."""
+    return [part for part in str(text or "").replace(",", " ").split() if part]
+
+
 def initial_of(tournament: Tournament) -> dict[str, Any]:
     """The form's initial values for an existing tournament."""
     initial: dict[str, Any] = {
@@ -326,6 +392,11 @@ def initial_of(tournament: Tournament) -> dict[str, Any]:
         "rounds": tournament.rounds,
         "bots": tournament.bots,
         "bot": tournament.bot,
+        "scoring": tournament.scoring,
+        "placement_points": ", ".join(str(p) for p in tournament.placement_points),
+        "tiebreaks": ", ".join(tournament.tiebreaks),
+        "bye_points": tournament.bye_points,
+        "min_games": tournament.min_games,
     }
     for name, value in tournament.options.items():
         initial[OPTION_PREFIX + name] = deal_text(value) if name == "cards_dealt" else value

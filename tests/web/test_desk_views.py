@@ -247,7 +247,7 @@ def test_editing_settings_and_the_lock_once_a_round_exists(
     assert checked_in.name == "Autumn Cup 2026" and checked_in.table_max == 4
     services.generate_round(checked_in, people["director"])
     page = text(director.get(url))
-    assert "only the name and the number of rounds can change" in page
+    assert "only the name, the number of rounds and the scoring can change" in page
     assert re.search(r'name="table_max"[^>]*disabled', page)
     # a posted table size is ignored (the field is disabled): only the name changes
     director.post(
@@ -703,3 +703,26 @@ def test_round_control_polls_conditionally_and_an_unchanged_poll_is_a_304(
     # a player is still refused, conditional or not
     refused = client_of(people["player"]).get(url, HTTP_IF_NONE_MATCH=etag)
     assert refused.status_code == 403
+
+
+def test_the_form_sets_scoring_and_tiebreaks_and_refuses_bad_ones_beside_their_fields(
+    club: Club, director: Client
+) -> None:
+    url = "/clubs/riverside/tournaments/new"
+    page = text(director.get(url))
+    assert 'name="scoring"' in page and 'name="tiebreaks"' in page and "buchholz" in page
+    body = form_data(
+        name="Placement night",
+        scoring="placement",
+        placement_points="3, 2, 1, 0",
+        tiebreaks="wins buchholz",
+        idempotency_key=key(70),
+    )
+    refused = director.post(url, {**body, "tiebreaks": "wins, luck", "idempotency_key": key(71)})
+    assert refused.status_code == 400 and not Tournament.objects.filter(name="Placement night").exists()
+    assert "luck" in field_errors(text(refused), "tiebreaks")
+    created = director.post(url, body)
+    assert created.status_code == 302
+    made = Tournament.objects.get(name="Placement night")
+    assert made.scoring == "placement" and made.placement_points == ["3", "2", "1", "0"]
+    assert made.tiebreaks == ["wins", "buchholz"]

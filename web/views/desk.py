@@ -36,7 +36,7 @@ from games.models import Game, Source
 from league import services
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
 from league.seating import table_sizes
-from web.desk_forms import TournamentForm, initial_of, shown_default
+from web.desk_forms import LATE_FIELDS, TournamentForm, initial_of, shown_default
 from web.forms import posted_key
 from web.once import Outcome, once
 from web.roles import has_role, require_director
@@ -189,7 +189,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         changes = form.changes_from(tournament)
         if locked:
-            changes = {k: v for k, v in changes.items() if k in ("name", "rounds")}
+            changes = {k: v for k, v in changes.items() if k in LATE_FIELDS}
 
         def update() -> Outcome:
             if changes:
