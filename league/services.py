@@ -65,10 +65,6 @@ class LeagueError(ApiError):
         super().__init__(code, message, status)
 
 
-def _not_found(what: str) -> LeagueError:
-    return LeagueError("not_found", what, 404)
-
-
 # --- tournaments ---------------------------------------------------------------------------
 
 
