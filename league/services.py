@@ -547,15 +547,12 @@ def seating_request(tournament: Tournament, number: int) -> Request:
     points: dict[PlayerId, Fraction] = {}
     if tournament.seating in ("swiss", "knockout"):
         standings, points = seating_standings(tournament, number)
-    low = tournament.table_min
-    if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL:
-        # bots fill the short tables: nobody needs a bye for want of players
-        low = 2
     params = dict(tournament.seating_params)
     ids = {r.player_id for r in active}
     return Request(
         players=tuple(Entrant(r.player_id, r.player.name, r.seed_number) for r in active),
-        table_min=low,
+        # bots fill the short tables: nobody needs a bye for want of players
+        table_min=smallest_table(tournament),
         table_max=tournament.table_max,
         round_number=number,
         seed=tournament.seed,
