@@ -709,7 +709,7 @@ def generate_round(
                 raise LeagueError(
                     "invalid_manual_seating", 'a manual round needs "tables" (lists of player ids) and "byes"'
                 )
-            request = _with_params(request, {**request.params, **manual})
+            request = dataclasses.replace(request, params={**request.params, **manual})
         try:
             seating = make_seating(tournament.seating, request)
         except SeatingError as exc:
@@ -729,10 +729,6 @@ def generate_round(
         )
         _write_tables(round_, [(t.seats, list(t.notes)) for t in seating.tables])
         return round_
-
-
-def _with_params(request: Request, params: Mapping[str, Any]) -> Request:
-    return dataclasses.replace(request, params=dict(params))
 
 
 def _write_tables(round_: Round, tables: Sequence[tuple[Sequence[PlayerId], list[str]]]) -> None:
