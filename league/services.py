@@ -802,12 +802,7 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
         except SeatingError as exc:
             raise _seating_error(exc) from None
         if "edit_reason" in edits:
-            reason = edits["edit_reason"]
-            if not isinstance(reason, str) or len(reason) > REASON_LENGTH:
-                raise LeagueError(
-                    "invalid_request", f"edit_reason must be text of at most {REASON_LENGTH} characters"
-                )
-            round_.edit_reason = reason.strip()
+            round_.edit_reason = _edit_reason(edits["edit_reason"])
         if change:
             generated = Seating.from_dict(round_.generated)
             old = {tuple(t.seats): list(t.notes) for t in generated.tables}
@@ -832,6 +827,14 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
             ]
         round_.save()
         return round_
+
+
+def _edit_reason(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > REASON_LENGTH:
+        raise LeagueError(
+            "invalid_request", f"edit_reason must be text of at most {REASON_LENGTH} characters"
+        )
+    return value.strip()
 
 
 def _bye_note_kept(note: str, byes: Sequence[PlayerId], had_bye: set[PlayerId], name: Any) -> bool:
@@ -920,11 +923,7 @@ def publish_round(round_: Round, by: Any, *, edit_reason: str | None = None) -> 
         if round_.status != Round.Status.DRAFT:
             raise LeagueError("round_not_draft", f"round {round_.number} is already {round_.status}", 409)
         if edit_reason is not None:
-            if not isinstance(edit_reason, str) or len(edit_reason) > REASON_LENGTH:
-                raise LeagueError(
-                    "invalid_request", f"edit_reason must be text of at most {REASON_LENGTH} characters"
-                )
-            round_.edit_reason = edit_reason.strip()
+            round_.edit_reason = _edit_reason(edit_reason)
         if departs_from_generated(round_) and not round_.edit_reason:
             raise LeagueError(
                 "edit_reason_required",
