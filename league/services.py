@@ -601,8 +601,11 @@ def _round_done(round_: Round) -> bool:
     have run yet: :func:`generate_round` completes it first)."""
     if round_.status == Round.Status.COMPLETE:
         return True
-    if round_.status != Round.Status.PUBLISHED:
-        return False
+    return round_.status == Round.Status.PUBLISHED and _games_over(round_)
+
+
+def _games_over(round_: Round) -> bool:
+    """Whether every table's game of ``round_`` has finished or been abandoned."""
     statuses = round_.tables.values_list("game__status", flat=True)
     return all(status in FINAL_GAME_STATUSES for status in statuses)
 
@@ -1005,10 +1008,7 @@ def check_round_complete(round_: Round) -> bool:
 def _complete_if_done(round_: Round) -> bool:
     if round_.status == Round.Status.COMPLETE:
         return True
-    if round_.status != Round.Status.PUBLISHED:
-        return False
-    statuses = list(round_.tables.values_list("game__status", flat=True))
-    if any(status not in FINAL_GAME_STATUSES for status in statuses):
+    if round_.status != Round.Status.PUBLISHED or not _games_over(round_):
         return False
     round_.status = Round.Status.COMPLETE
     round_.completed_at = timezone.now()
