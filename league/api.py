@@ -292,7 +292,9 @@ class ClubTournamentsView(ApiView):
     )
     def get(self, request: Request, club_id: int) -> Response:
         club = _club(club_id)
-        return Response([present_tournament(t) for t in club.tournaments.all()])
+        # the round counts in the same query, not one more per tournament
+        tournaments = club.tournaments.annotate(rounds_generated=Count("round_set"))
+        return Response([present_tournament(t) for t in tournaments])
 
     @extend_schema(
         operation_id="clubs_tournaments_create",
