@@ -96,7 +96,8 @@ def _club(club_id: int) -> Club:
     return club
 
 
-def _tournament(tournament_id: int) -> Tournament:
+def tournament_or_404(tournament_id: int) -> Tournament:
+    """The tournament ``tournament_id`` (its club joined), or the API's ``not_found``."""
     tournament = (
         Tournament.objects.select_related("club").filter(pk=tournament_id).first()
         if tournament_id <= MAX_ID
@@ -291,7 +292,9 @@ class ClubTournamentsView(ApiView):
     )
     def get(self, request: Request, club_id: int) -> Response:
         club = _club(club_id)
-        return Response([present_tournament(t) for t in club.tournaments.all()])
+        # the round counts in the same query, not one more per tournament
+        tournaments = club.tournaments.annotate(rounds_generated=Count("round_set"))
+        return Response([present_tournament(t) for t in tournaments])
 
     @extend_schema(
         operation_id="clubs_tournaments_create",
@@ -317,7 +320,7 @@ class TournamentDetailView(ApiView):
         summary="A tournament",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(present_tournament(_tournament(tournament_id)))
+        return Response(present_tournament(tournament_or_404(tournament_id)))
 
     @extend_schema(
         operation_id="tournaments_partial_update",
@@ -328,7 +331,7 @@ class TournamentDetailView(ApiView):
     )
     def patch(self, request: Request, tournament_id: int) -> Response:
         _require_user(request)
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         _require_director(request, tournament.club)
         data = _body(request, TournamentUpdateSerializer)
         return idempotent(
@@ -348,7 +351,7 @@ class RegistrationsView(ApiView):
         summary="Who is registered, and their status",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         rows = tournament.registrations.select_related("player").order_by("id")
         return Response([present_registration(r) for r in rows])
 
@@ -361,7 +364,7 @@ class RegistrationsView(ApiView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         _require_user(request)
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         _require_director(request, tournament.club)
         data = _body(request, RegistrationCreateSerializer)
         player = None
@@ -393,7 +396,7 @@ class RegistrationDetailView(ApiView):
     )
     def patch(self, request: Request, tournament_id: int, player_id: int) -> Response:
         _require_user(request)
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         _require_director(request, tournament.club)
         registration = (
             Registration.objects.select_related("player", "tournament")
@@ -431,7 +434,7 @@ class RoundsView(ApiView):
         summary="The tournament's rounds (drafts to the club's staff only)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         rounds = tournament.round_set.order_by("number")
         if not _sees_drafts(request, tournament.club_id):
             rounds = rounds.exclude(status=Round.Status.DRAFT)
@@ -446,7 +449,7 @@ class RoundsView(ApiView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         _require_user(request)
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         _require_director(request, tournament.club)
         data = _body(request, RoundCreateSerializer)
         manual = None
@@ -469,7 +472,7 @@ class RoundDetailView(ApiView):
         summary="A round: its tables, seats, games, byes and notes",
     )
     def get(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         return Response(present_round(_round(request, tournament, number)))
 
     @extend_schema(
@@ -481,7 +484,7 @@ class RoundDetailView(ApiView):
     )
     def patch(self, request: Request, tournament_id: int, number: int) -> Response:
         _require_user(request)
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         round_ = _round(request, tournament, number)
         _require_director(request, tournament.club)
         data = _body(request, RoundUpdateSerializer)
@@ -500,7 +503,7 @@ class RoundPublishView(ApiView):
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         _require_user(request)
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         round_ = _round(request, tournament, number)
         _require_director(request, tournament.club)
         data = _body(request, PublishSerializer)

@@ -9,11 +9,10 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api_errors import ApiError
 from games.access import access_for
 from games.views import ApiView, error_responses
+from league.api import tournament_or_404
 from league.archive import build_archive, tournament_games
-from league.models import Tournament
 
 
 class ArchiveSerializer(serializers.Serializer[dict[str, Any]]):
@@ -40,9 +39,7 @@ class TournamentArchiveView(ApiView):
         summary="The tournament archive: settings, registrations, rounds and every game's full log",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
-        if tournament is None:
-            raise ApiError("not_found", f"there is no tournament {tournament_id}", 404)
+        tournament = tournament_or_404(tournament_id)
         # The archive holds every game's whole log: each must be exportable by the caller
         # (over, or a physical game the caller records), as GET /games/{id}/export says.
         for game in tournament_games(tournament):

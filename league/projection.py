@@ -10,7 +10,8 @@
   every event, later corrections included; ``recorded``: only the events recorded up
   to a time or position — what the standings said then); :func:`standings_changes`
   lists the corrections that changed standings already shown.
-- :func:`current_standings` is the selector round generation (swiss, knockout) reads.
+- Round generation (swiss, knockout) reads :func:`read_standings` through
+  :func:`league.services.seating_standings`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -444,11 +444,3 @@ def tournament_seats_filter(tournament: Tournament) -> Q:
 
 def _user(actor_id: int | None, users: Mapping[int, str]) -> dict[str, Any] | None:
     return None if actor_id is None else {"id": actor_id, "username": users.get(actor_id, "")}
-
-
-def current_standings(tournament: Tournament) -> list[tuple[int, Fraction]]:
-    """(player id, points) best first, from the stored projection (refreshed first):
-    what swiss and knockout seating read."""
-    refresh(tournament.pk)
-    state = StandingsState.objects.get(tournament_id=tournament.pk)
-    return [(int(row["player"]), Fraction(row["points"])) for row in state.rows]

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
-from league.models import Club, ClubGame, Membership, Player, RatingEntry, Table
+from league.models import Club, Membership, Player, RatingEntry, Table
 
 # Club roles that may open and record the club's games.
 RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
@@ -28,11 +28,6 @@ def records_club_game(user_id: int, game: Any) -> bool:
     return Membership.objects.filter(
         user_id=user_id, role__in=RECORDER_ROLES, club__club_games__game_id=game.pk
     ).exists()
-
-
-def club_of_game(game_id: int) -> Club | None:
-    link = ClubGame.objects.select_related("club").filter(game_id=game_id).first()
-    return link.club if link else None
 
 
 def table_with_round(table_id: int) -> Table | None:

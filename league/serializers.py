@@ -286,6 +286,11 @@ def present_player(player: Player) -> dict[str, Any]:
 
 
 def present_tournament(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as the API shows it; its ``rounds_generated`` is read from an
+    annotation of that name when the query made one (a list), else counted."""
+    generated = getattr(tournament, "rounds_generated", None)
+    if generated is None:
+        generated = tournament.round_set.count()
     return {
         "id": tournament.pk,
         "club": tournament.club_id,
@@ -309,7 +314,7 @@ def present_tournament(tournament: Tournament) -> dict[str, Any]:
         "tiebreaks": list(Settings.from_mapping(settings_of(tournament)).tiebreaks),
         "bye_points": tournament.bye_points,
         "min_games": tournament.min_games,
-        "rounds_generated": tournament.round_set.count(),
+        "rounds_generated": generated,
     }
 
 

@@ -65,10 +65,6 @@ class LeagueError(ApiError):
         super().__init__(code, message, status)
 
 
-def _not_found(what: str) -> LeagueError:
-    return LeagueError("not_found", what, 404)
-
-
 # --- tournaments ---------------------------------------------------------------------------
 
 
@@ -551,15 +547,12 @@ def seating_request(tournament: Tournament, number: int) -> Request:
     points: dict[PlayerId, Fraction] = {}
     if tournament.seating in ("swiss", "knockout"):
         standings, points = seating_standings(tournament, number)
-    low = tournament.table_min
-    if tournament.bots and tournament.mode == Tournament.Mode.DIGITAL:
-        # bots fill the short tables: nobody needs a bye for want of players
-        low = 2
     params = dict(tournament.seating_params)
     ids = {r.player_id for r in active}
     return Request(
         players=tuple(Entrant(r.player_id, r.player.name, r.seed_number) for r in active),
-        table_min=low,
+        # bots fill the short tables: nobody needs a bye for want of players
+        table_min=smallest_table(tournament),
         table_max=tournament.table_max,
         round_number=number,
         seed=tournament.seed,
@@ -608,8 +601,11 @@ def _round_done(round_: Round) -> bool:
     have run yet: :func:`generate_round` completes it first)."""
     if round_.status == Round.Status.COMPLETE:
         return True
-    if round_.status != Round.Status.PUBLISHED:
-        return False
+    return round_.status == Round.Status.PUBLISHED and _games_over(round_)
+
+
+def _games_over(round_: Round) -> bool:
+    """Whether every table's game of ``round_`` has finished or been abandoned."""
     statuses = round_.tables.values_list("game__status", flat=True)
     return all(status in FINAL_GAME_STATUSES for status in statuses)
 
@@ -716,7 +712,7 @@ def generate_round(
                 raise LeagueError(
                     "invalid_manual_seating", 'a manual round needs "tables" (lists of player ids) and "byes"'
                 )
-            request = _with_params(request, {**request.params, **manual})
+            request = dataclasses.replace(request, params={**request.params, **manual})
         try:
             seating = make_seating(tournament.seating, request)
         except SeatingError as exc:
@@ -736,10 +732,6 @@ def generate_round(
         )
         _write_tables(round_, [(t.seats, list(t.notes)) for t in seating.tables])
         return round_
-
-
-def _with_params(request: Request, params: Mapping[str, Any]) -> Request:
-    return dataclasses.replace(request, params=dict(params))
 
 
 def _write_tables(round_: Round, tables: Sequence[tuple[Sequence[PlayerId], list[str]]]) -> None:
@@ -813,12 +805,7 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
         except SeatingError as exc:
             raise _seating_error(exc) from None
         if "edit_reason" in edits:
-            reason = edits["edit_reason"]
-            if not isinstance(reason, str) or len(reason) > REASON_LENGTH:
-                raise LeagueError(
-                    "invalid_request", f"edit_reason must be text of at most {REASON_LENGTH} characters"
-                )
-            round_.edit_reason = reason.strip()
+            round_.edit_reason = _edit_reason(edits["edit_reason"])
         if change:
             generated = Seating.from_dict(round_.generated)
             old = {tuple(t.seats): list(t.notes) for t in generated.tables}
@@ -843,6 +830,14 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
             ]
         round_.save()
         return round_
+
+
+def _edit_reason(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > REASON_LENGTH:
+        raise LeagueError(
+            "invalid_request", f"edit_reason must be text of at most {REASON_LENGTH} characters"
+        )
+    return value.strip()
 
 
 def _bye_note_kept(note: str, byes: Sequence[PlayerId], had_bye: set[PlayerId], name: Any) -> bool:
@@ -931,11 +926,7 @@ def publish_round(round_: Round, by: Any, *, edit_reason: str | None = None) -> 
         if round_.status != Round.Status.DRAFT:
             raise LeagueError("round_not_draft", f"round {round_.number} is already {round_.status}", 409)
         if edit_reason is not None:
-            if not isinstance(edit_reason, str) or len(edit_reason) > REASON_LENGTH:
-                raise LeagueError(
-                    "invalid_request", f"edit_reason must be text of at most {REASON_LENGTH} characters"
-                )
-            round_.edit_reason = edit_reason.strip()
+            round_.edit_reason = _edit_reason(edit_reason)
         if departs_from_generated(round_) and not round_.edit_reason:
             raise LeagueError(
                 "edit_reason_required",
@@ -1017,10 +1008,7 @@ def check_round_complete(round_: Round) -> bool:
 def _complete_if_done(round_: Round) -> bool:
     if round_.status == Round.Status.COMPLETE:
         return True
-    if round_.status != Round.Status.PUBLISHED:
-        return False
-    statuses = list(round_.tables.values_list("game__status", flat=True))
-    if any(status not in FINAL_GAME_STATUSES for status in statuses):
+    if round_.status != Round.Status.PUBLISHED or not _games_over(round_):
         return False
     round_.status = Round.Status.COMPLETE
     round_.completed_at = timezone.now()

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from config.api_errors import ApiError
 from games.views import ApiView, error_responses
+from league.api import tournament_or_404
 from league.models import Tournament
 from league.projection import (
     CORRECTED,
@@ -53,13 +54,6 @@ PARAMETERS = [
         description="With timeline=recorded: an ISO 8601 time with its offset, or a global event position",
     ),
 ]
-
-
-def _tournament(tournament_id: int) -> Tournament:
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        raise ApiError("not_found", f"there is no tournament {tournament_id}", 404)
-    return tournament
 
 
 def _params(request: Request) -> dict[str, Any]:
@@ -124,7 +118,7 @@ class TournamentStandingsView(ApiView):
         summary="The tournament's standings, as of any round or moment (public)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(_document(_tournament(tournament_id), request))
+        return Response(_document(tournament_or_404(tournament_id), request))
 
 
 class TournamentStandingsCsvView(ApiView):
@@ -140,7 +134,7 @@ class TournamentStandingsCsvView(ApiView):
         summary="The standings as CSV, with the JSON's parameters (public)",
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         document = _document(tournament, request)
         tiebreaks: list[str] = list(document["rows"][0]["tiebreaks"]) if document["rows"] else []
         out = io.StringIO()
@@ -203,7 +197,7 @@ class TournamentStandingsChangesView(ApiView):
         summary="Every correction that changed the standings: who, when, why, and its effect (public)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         if request.query_params:
             raise ApiError("unknown_parameter", "this list takes no query parameters")
         try:

@@ -8,25 +8,15 @@ from typing import Any
 import pytest
 
 from league import services
-from league.models import Player, Round, Tournament
-from tests.support.league import finish_round
+from league.models import Round, Tournament
+from tests.support.league import checked_in_tournament, finish_round
 
 pytestmark = pytest.mark.django_db
 
 
 def _tournament(staff: dict[str, Any], players: int, **data: Any) -> Tournament:
-    body = {
-        "name": "Cup",
-        "table_size": {"min": 3, "max": 4},
-        "rounds": 2,
-        "seed": "s",
-        "options": {"hands": 1},
-    }
-    tournament = services.create_tournament(staff["club"], {**body, **data}, staff["director"])
-    for n in range(players):
-        player, _ = Player.objects.get_or_create(club=staff["club"], name=f"P{n}")
-        services.set_registration_status(services.register(tournament, player=player), "checked_in")
-    return tournament
+    """A 2-round tournament with ``players`` (P0, P1, …) checked in."""
+    return checked_in_tournament(staff, [f"P{n}" for n in range(players)], **{"rounds": 2, **data})
 
 
 def _refused(tournament: Tournament, by: Any, **kwargs: Any) -> tuple[str, str, int]:

@@ -12,25 +12,9 @@ import pytest
 from games.models import Game, OutboxMessage
 from league import services, tasks
 from league.models import Player, Registration, Round, TableSeat, Tournament
-from tests.support.league import finish_round
+from tests.support.league import checked_in_tournament, finish_round
 
 pytestmark = pytest.mark.django_db
-
-
-def _tournament(staff: dict[str, Any], names: tuple[str, ...], **data: Any) -> Tournament:
-    body = {
-        "name": "Cup",
-        "table_size": {"min": 3, "max": 4},
-        "rounds": 4,
-        "seed": "s",
-        "options": {"hands": 1},
-    }
-    tournament = services.create_tournament(staff["club"], {**body, **data}, staff["director"])
-    for name in names:
-        player, _ = Player.objects.get_or_create(club=staff["club"], name=name)
-        registration = services.register(tournament, player=player)
-        services.set_registration_status(registration, "checked_in")
-    return tournament
 
 
 def _seated(round_: Round) -> set[int]:
@@ -38,7 +22,7 @@ def _seated(round_: Round) -> set[int]:
 
 
 def test_active_players_are_checked_in_entered_and_not_dropped(staff: dict[str, Any]) -> None:
-    tournament = _tournament(staff, ("Ann", "Bo", "Cy", "Di", "Ed", "Flo"))
+    tournament = checked_in_tournament(staff, ("Ann", "Bo", "Cy", "Di", "Ed", "Flo"))
     director = staff["director"]
     late = services.register(tournament, name="Late", from_round=2)
     services.set_registration_status(late, "checked_in")
@@ -61,7 +45,7 @@ def test_active_players_are_checked_in_entered_and_not_dropped(staff: dict[str, 
 
 
 def test_swiss_seats_by_the_standings_projection(staff: dict[str, Any]) -> None:
-    tournament = _tournament(
+    tournament = checked_in_tournament(
         staff, ("Ann", "Bo", "Cy", "Di"), seating="swiss", table_size={"min": 2, "max": 2}
     )
     director = staff["director"]
@@ -80,7 +64,7 @@ def test_swiss_seats_by_the_standings_projection(staff: dict[str, Any]) -> None:
 def test_digital_tables_get_bots_up_to_the_minimum(
     staff: dict[str, Any], make_user: Callable[..., Any]
 ) -> None:
-    tournament = _tournament(
+    tournament = checked_in_tournament(
         staff, (), mode="digital", bots=True, bot="random", table_size={"min": 4, "max": 4}
     )
     director = staff["director"]
@@ -101,7 +85,7 @@ def test_digital_tables_get_bots_up_to_the_minimum(
 
 
 def test_a_digital_player_without_a_login_cannot_be_seated(staff: dict[str, Any]) -> None:
-    tournament = _tournament(staff, ("Ann", "Bo", "Cy"), mode="digital", bots=True)
+    tournament = checked_in_tournament(staff, ("Ann", "Bo", "Cy"), mode="digital", bots=True)
     round_ = services.generate_round(tournament, staff["director"])
     with pytest.raises(services.LeagueError) as refused:
         services.publish_round(round_, staff["director"])
@@ -110,7 +94,7 @@ def test_a_digital_player_without_a_login_cannot_be_seated(staff: dict[str, Any]
 
 
 def test_game_end_writes_an_outbox_row_and_the_task_is_idempotent(staff: dict[str, Any]) -> None:
-    tournament = _tournament(staff, ("Ann", "Bo", "Cy"))
+    tournament = checked_in_tournament(staff, ("Ann", "Bo", "Cy"))
     director = staff["director"]
     round_ = services.publish_round(services.generate_round(tournament, director), director)
     finish_round(round_, director)
@@ -127,7 +111,7 @@ def test_game_end_writes_an_outbox_row_and_the_task_is_idempotent(staff: dict[st
 
 
 def test_the_last_fixed_round_finishes_the_tournament(staff: dict[str, Any]) -> None:
-    tournament = _tournament(staff, ("Ann", "Bo", "Cy"), rounds=1)
+    tournament = checked_in_tournament(staff, ("Ann", "Bo", "Cy"), rounds=1)
     director = staff["director"]
     round_ = services.publish_round(services.generate_round(tournament, director), director)
     assert Tournament.objects.get(pk=tournament.pk).status == "running"
@@ -152,7 +136,7 @@ def test_check_rounds_command_completes_what_the_task_missed(staff: dict[str, An
 
     from django.core.management import call_command
 
-    tournament = _tournament(staff, ("Ann", "Bo", "Cy"))
+    tournament = checked_in_tournament(staff, ("Ann", "Bo", "Cy"))
     director = staff["director"]
     round_ = services.publish_round(services.generate_round(tournament, director), director)
     out = StringIO()
@@ -172,7 +156,7 @@ def test_no_league_read_shows_a_card(staff: dict[str, Any], make_user: Callable[
     from tests.support.games import client_for
 
     codes = {card.code for card in ALL_CARDS}
-    tournament = _tournament(
+    tournament = checked_in_tournament(
         staff, (), mode="digital", bots=True, bot="greedy", table_size={"min": 3, "max": 3}
     )
     director = staff["director"]

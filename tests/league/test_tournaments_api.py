@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from league.models import LeagueWrite, Round, Tournament
 from league.services import regenerate
@@ -314,3 +316,22 @@ def test_the_create_body_sets_scoring_and_tiebreaks_checked_by_the_standings(
         HTTP_IDEMPOTENCY_KEY="s-2",
     )
     assert changed.status_code == 200 and changed.json()["tiebreaks"] == ["played"]
+
+
+def test_the_club_list_counts_each_tournaments_rounds_in_one_query(staff: dict[str, Any]) -> None:
+    director, club = client_for(staff["director"]), staff["club"]
+    url = f"/api/v1/clubs/{club.pk}/tournaments"
+    first = create_tournament(director, club.pk)["id"]
+    register_and_check_in(director, first, ELEVEN)
+    assert write(director, "POST", f"/api/v1/tournaments/{first}/rounds").status_code == 201
+    with CaptureQueriesContext(connection) as one:
+        listed = director.get(url)
+    assert [t["rounds_generated"] for t in listed.json()] == [1]
+    create_tournament(director, club.pk, name="Second")
+    create_tournament(director, club.pk, name="Third")
+    with CaptureQueriesContext(connection) as three:
+        listed = director.get(url)
+    assert sorted(t["rounds_generated"] for t in listed.json()) == [0, 0, 1]
+    assert len(three) == len(one)
+    detail = director.get(f"/api/v1/tournaments/{first}").json()
+    assert detail["rounds_generated"] == 1

@@ -4,11 +4,14 @@ physical table's game to its end."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 from rest_framework.test import APIClient
 
 from games.models import Game
+from league import services as league_services
+from league.models import Player, Tournament
 
 _keys = itertools.count(1)
 
@@ -19,6 +22,24 @@ def write(client: APIClient, method: str, url: str, body: Any = None, key: str |
     """A write with a fresh Idempotency-Key (or ``key``)."""
     send = getattr(client, method.lower())
     return send(url, body or {}, format="json", HTTP_IDEMPOTENCY_KEY=key or f"test-{next(_keys)}")
+
+
+def checked_in_tournament(staff: dict[str, Any], names: Sequence[str], **data: Any) -> Tournament:
+    """A tournament made through the services (3-4 a table, 4 rounds, seed ``s`` unless
+    ``data`` says otherwise) with ``names`` registered and checked in."""
+    body = {
+        "name": "Cup",
+        "table_size": {"min": 3, "max": 4},
+        "rounds": 4,
+        "seed": "s",
+        "options": {"hands": 1},
+    }
+    tournament = league_services.create_tournament(staff["club"], {**body, **data}, staff["director"])
+    for name in names:
+        player, _ = Player.objects.get_or_create(club=staff["club"], name=name)
+        registration = league_services.register(tournament, player=player)
+        league_services.set_registration_status(registration, "checked_in")
+    return tournament
 
 
 def create_tournament(client: APIClient, club_id: int, **body: Any) -> dict[str, Any]:
