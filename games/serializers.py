@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import Mode
+from games.services import MAX_BOT_DELAY
 
 
 class SeatSerializer(serializers.Serializer[None]):
@@ -61,10 +62,11 @@ class GameCreateSerializer(serializers.Serializer[None]):
         max_digits=4,
         decimal_places=2,
         min_value=Decimal(0),
-        max_value=Decimal(10),
+        max_value=Decimal(MAX_BOT_DELAY),
         required=False,
         allow_null=True,
-        help_text="Seconds each bot waits before its move (0 to 10); unset: the server's BOT_MOVE_DELAY",
+        help_text=f"Seconds each bot waits before its move (0 to {MAX_BOT_DELAY:g}); "
+        "unset: the server's BOT_MOVE_DELAY",
     )
 
     def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,12 @@ import pytest
 from tests.support.ci import IN_CI
 
 # The fixtures every test package shares; a package's own fixtures stay in its conftest.
-pytest_plugins = ["tests.fixtures.users", "tests.fixtures.live", "tests.fixtures.celery"]
+pytest_plugins = [
+    "tests.fixtures.users",
+    "tests.fixtures.live",
+    "tests.fixtures.celery",
+    "tests.fixtures.state_cache",
+]
 
 
 def _redis_reachable(url: str) -> bool:

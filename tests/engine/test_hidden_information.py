@@ -23,18 +23,10 @@ from engine import (
 )
 from engine.cards import ALL_CARDS, mask_to_cards
 from engine.rules import PRESETS
+from tests.support.json_values import strings_in
 
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key != "last_hand":  # the previous hand, public once scored
-                yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+# The previous hand, public once scored.
+PUBLIC_ONCE_SCORED = ("last_hand",)
 
 
 def _hidden_from(state: GameState, viewer: int | None) -> set[str]:
@@ -96,7 +88,7 @@ def test_no_view_holds_a_card_its_viewer_may_not_know(preset: str, mode: str) ->
             for viewer in (None, *range(len(state.seats))):
                 hidden = _hidden_from(state, viewer)
                 shown = view(state, viewer)
-                leaked = hidden & set(_strings(shown.to_dict()))
+                leaked = hidden & set(strings_in(shown.to_dict(), skip=PUBLIC_ONCE_SCORED))
                 assert not leaked, (viewer, sorted(leaked))
                 assert not hidden & {str(card) for card in _cards_in(repr(shown.legal_commands))}
                 checked += bool(hidden)

@@ -1,23 +1,16 @@
-"""Fixtures of the event-store tests alone: a fresh state cache, eager Celery, a dealt
-game and granted recorders. Users come from tests/fixtures/users.py; plain helpers from
+"""Fixtures of the event-store tests alone: a dealt game and granted recorders. Users
+and the fresh state cache come from tests/fixtures/; plain helpers from
 tests/support/games.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from games import services, store
+from games import services
 from tests.support.games import new_game
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state_cache() -> Iterator[None]:
-    store.state_cache.clear()
-    yield
-    store.state_cache.clear()
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from games.models import Game, GameEvent
 from league.models import Club, ClubGame, Membership, Round, Tournament
 from league.models import Table as TournamentTable
 from tests.support.games import client_for, new_game
+from tests.support.json_values import strings_in
 from web.templatetags.site import card_name
 
 pytestmark = pytest.mark.django_db
@@ -84,15 +85,7 @@ def knowledge_now(game_id: int) -> Knowledge | None:
 
 
 def codes_in(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        if value in ALL_CODES:
-            yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from codes_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from codes_in(item)
+    return (string for string in strings_in(value) if string in ALL_CODES)
 
 
 # A page draws a card as a face read out by name (web's ``card`` filter): the name counts.

@@ -18,6 +18,7 @@ from games import services, store
 from games.models import Game
 from games.redaction import redact_events
 from tests.support.games import client_for, new_game
+from tests.support.json_values import strings_in
 
 pytestmark = pytest.mark.django_db
 
@@ -28,15 +29,7 @@ SEAT_OF = {"ann": 0, "bob": 1}
 
 
 def card_strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        if CARD.match(value):
-            yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from card_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from card_strings(item)
+    return (string for string in strings_in(value) if CARD.match(string))
 
 
 def hidden_from(game_id: int, seat: int | None) -> set[str]:

@@ -1,22 +1,14 @@
-"""Fixtures of the league API tests: a club with its staff, eager Celery, and a fresh
-state cache. Plain helpers are in tests/support/league.py."""
+"""Fixtures of the league API tests: a club with its staff. Plain helpers are in
+tests/support/league.py; the fresh state cache is tests/fixtures/state_cache.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from games import store
 from league.models import Club, Membership
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state_cache() -> Iterator[None]:
-    store.state_cache.clear()
-    yield
-    store.state_cache.clear()
 
 
 @pytest.fixture

@@ -30,14 +30,16 @@ def verify_game(game: Game) -> list[str]:
         problems.append(f"the cached snapshot names version {at!r}, the log has {len(rows)} events")
         snapshot = None
     try:
-        state = store.fold(None, store.to_engine(rows[:at] if snapshot is not None else ()))
+        head = store.to_engine(rows[:at] if snapshot is not None else ())
+        state = store.fold(None, head)
         if snapshot is not None and (state is None or snapshot != json.loads(json.dumps(state.to_dict()))):
             problems.append(f"the cached snapshot at version {at} differs from the replay")
-        state = store.fold(state, store.to_engine(rows[at:] if snapshot is not None else rows))
+        rest = store.to_engine(rows[at:] if snapshot is not None else rows)
+        state = store.fold(state, rest)
     except (EngineError, ValueError, TypeError, KeyError, IndexError) as exc:
         return [*problems, f"the log no longer replays: {exc}"]
     try:
-        check_log_bots(store.to_engine(rows))
+        check_log_bots([*head, *rest])  # the events just replayed, not decoded again
     except EngineError as exc:
         problems.append(f"the log seats a bot this server cannot run: {exc.message}")
     if state is None or state.version != game.version:
