@@ -216,16 +216,6 @@ class TournamentForm(forms.Form):
     def option_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]
 
-    def changed_options(self) -> int:
-        """How many options differ from the preset's defaults (for the summary line)."""
-        if not self.is_bound or not hasattr(self, "cleaned_data"):
-            return sum(
-                1
-                for name in self.defaults
-                if self.initial.get(OPTION_PREFIX + name, self.defaults[name]) != self.defaults[name]
-            )
-        return sum(1 for name, value in self.options().items() if value != self.defaults.get(name))
-
     def options(self) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for name in self.defaults:

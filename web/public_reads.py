@@ -87,22 +87,27 @@ def public_tournament(tournament_id: int) -> Tournament | None:
     )
 
 
+def _seat_score(state: GameState | None, position: int) -> str:
+    """A seat's running total once a hand is scored or the game is over; "" before."""
+    if state is None or position >= len(state.scores):
+        return ""
+    if not state.tally.hands_scored and state.result is None:
+        return ""
+    return score_text(state.scores[position])
+
+
 def _table_line(table: Table, states: dict[int, GameState]) -> TableLine:
     state = states.get(table.game_id) if table.game_id is not None else None
     result = state.result if state is not None else None
     seats = []
     for seat in table.seats.all():
-        scored = state is not None and state.tally.hands_scored > 0
-        score = (
-            state.scores[seat.position] if state is not None and seat.position < len(state.scores) else None
-        )
         seats.append(
             SeatLine(
                 position=seat.position,
                 name=seat.player.name if seat.player is not None else seat.bot,
                 player_id=seat.player_id,
                 bot=seat.bot,
-                score=score_text(score) if scored or result is not None else "",
+                score=_seat_score(state, seat.position),
                 place=result.places[seat.position] if result is not None else None,
             )
         )
@@ -273,7 +278,6 @@ def player_record(player: Player) -> PlayerRecord:
         state = states.get(table.game_id) if table.game_id is not None else None
         result = state.result if state is not None else None
         opponents = [o for o in others[table.pk] if o.position != seat.position]
-        score = state.scores[seat.position] if state is not None else None
         entry.games.append(
             GameLine(
                 round_number=table.round.number,
@@ -281,7 +285,7 @@ def player_record(player: Player) -> PlayerRecord:
                 game_id=table.game_id,
                 status=state.status if state is not None else "",
                 opponents=tuple(o.player.name if o.player is not None else o.bot for o in opponents),
-                score=score_text(score) if state is not None and (state.tally.hands_scored or result) else "",
+                score=_seat_score(state, seat.position),
                 place=result.places[seat.position] if result is not None else None,
                 seats=len(others[table.pk]),
             )

@@ -16,18 +16,12 @@ import engine
 from engine import GameState
 from engine.cards import mask_to_cards
 from web.templatetags.site import card_name
-from web.words import points_text
+from web.words import points_text, seat_name
 
 Names = Sequence[str]
 # Typographic signs for sums read by people (and screen readers): minus and times.
 MINUS = "\u2212"
 TIMES = "\u00d7"
-
-
-def _name(names: Names, seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
-    return f"seat {seat}"
 
 
 def _card(code: Any) -> str:
@@ -43,9 +37,6 @@ def _listed(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-# --- events in words -----------------------------------------------------------------------
 
 
 # --- showdowns ------------------------------------------------------------------------------
@@ -124,7 +115,7 @@ def showdown(data: Mapping[str, Any], ruleset: engine.RuleSet, names: Names) -> 
         hands.append(
             HandShown(
                 seat=seat,
-                name=_name(names, seat),
+                name=seat_name(names, seat),
                 knocker=seat == knocker,
                 melds=melds,
                 deadwood_cards=list(arrangement.get("unmatched") or []),
@@ -162,7 +153,9 @@ def explain(ruleset: engine.RuleSet, data: Mapping[str, Any], names: Names) -> l
         lines, computed = _explain_cumulative(ruleset, deadwood, knocker, names)
     if {seat: computed.get(seat, Fraction(0)) for seat in recorded} != recorded:
         return [
-            "Points: " + ", ".join(f"{_name(names, s)} {points_text(p)}" for s, p in recorded.items()) + "."
+            "Points: "
+            + ", ".join(f"{seat_name(names, s)} {points_text(p)}" for s, p in recorded.items())
+            + "."
         ]
     return lines
 
@@ -173,13 +166,13 @@ def _explain_settlement(
     points = {seat: Fraction(0) for seat in deadwood}
     lines: list[str] = []
     if knocker is not None and deadwood[knocker] == 0:
-        k = _name(names, knocker)
+        k = seat_name(names, knocker)
         lines.append(f"{k} knocked with no deadwood: a rum, and {k} alone wins.")
         for seat, count in deadwood.items():
             if seat == knocker:
                 continue
             owed = count + rs.rum_bonus
-            lines.append(f"{_name(names, seat)} pays {count} + {rs.rum_bonus} rum bonus = {owed} to {k}.")
+            lines.append(f"{seat_name(names, seat)} pays {count} + {rs.rum_bonus} rum bonus = {owed} to {k}.")
             points[seat] -= owed
             points[knocker] += owed
         return lines, points
@@ -189,18 +182,18 @@ def _explain_settlement(
     if knocker is None:
         lines.append("Nobody knocked: the stock ran out.")
     else:
-        lines.append(f"{_name(names, knocker)} knocked with {deadwood[knocker]}.")
+        lines.append(f"{seat_name(names, knocker)} knocked with {deadwood[knocker]}.")
     if tied:
         assert knocker is not None
         winners = [seat for seat in winners if seat != knocker]
-        others = [_name(names, s) for s in winners]
+        others = [seat_name(names, s) for s in winners]
         verb = "ties" if len(others) == 1 else "tie"
         lines.append(
-            f"{_listed(others)} {verb} the knocker at {low} → {_name(names, knocker)} steps aside, "
+            f"{_listed(others)} {verb} the knocker at {low} → {seat_name(names, knocker)} steps aside, "
             "neither paying nor receiving."
         )
     else:
-        lowest = _listed([_name(names, s) for s in winners])
+        lowest = _listed([seat_name(names, s) for s in winners])
         lines.append(f"The lowest count is {low}: {lowest}.")
     bonus = rs.rum_bonus if knocker is not None and low == 0 and rs.rum_bonus_for == "any_player" else 0
     pot = Fraction(0)
@@ -228,20 +221,20 @@ def _explain_settlement(
                 if lower:
                     extra = (
                         f", and {rs.knocker_penalty} penalty to each of "
-                        f"{_listed([_name(names, o) for o in lower])}"
+                        f"{_listed([seat_name(names, o) for o in lower])}"
                     )
         points[seat] -= pays
         pot += pays
         expression = " + ".join(terms)
-        lines.append(f"{_name(names, seat)} pays {expression} = {_number(pays)}{extra}.")
+        lines.append(f"{seat_name(names, seat)} pays {expression} = {_number(pays)}{extra}.")
     if winners:
         share = pot / len(winners)
         for seat in winners:
             points[seat] += share
         if len(winners) == 1:
-            lines.append(f"{_name(names, winners[0])} receives {_number(pot)}.")
+            lines.append(f"{seat_name(names, winners[0])} receives {_number(pot)}.")
         else:
-            who = _listed([_name(names, s) for s in winners])
+            who = _listed([seat_name(names, s) for s in winners])
             lines.append(f"{who} share {_number(pot)}: {_number(share)} each.")
     return lines, points
 
@@ -254,11 +247,11 @@ def _explain_cumulative(
     for seat, count in deadwood.items():
         if count:
             points[seat] = Fraction(count)
-            parts.append(f"{_name(names, seat)} +{count}")
+            parts.append(f"{seat_name(names, seat)} +{count}")
         else:
             points[seat] = Fraction(-rs.zero_deadwood_bonus)
-            parts.append(f"{_name(names, seat)} {MINUS}{rs.zero_deadwood_bonus} (no deadwood)")
-    head = "Nobody knocked." if knocker is None else f"{_name(names, knocker)} knocked."
+            parts.append(f"{seat_name(names, seat)} {MINUS}{rs.zero_deadwood_bonus} (no deadwood)")
+    head = "Nobody knocked." if knocker is None else f"{seat_name(names, knocker)} knocked."
     return [head, "Each player adds their deadwood: " + ", ".join(parts) + "."], points
 
 
@@ -274,12 +267,12 @@ def _explain_gin(
         return [], points
     shown = (data.get("detail") or {}).get("showdown") or {}
     layoffs = shown.get("layoffs") or {}
-    k, kc = _name(names, knocker), deadwood[knocker]
+    k, kc = seat_name(names, knocker), deadwood[knocker]
     seats = list(deadwood)
     start = seats.index(knocker)
     lines = [f"{k} went gin." if kc == 0 else f"{k} knocked with {kc}."]
     for seat in seats[start + 1 :] + seats[:start]:
-        o, count = _name(names, seat), deadwood[seat]
+        o, count = seat_name(names, seat), deadwood[seat]
         laid = [_card(item["card"]) for item in layoffs.get(str(seat)) or []]
         after = f" after laying off the {_listed(laid)}" if laid else ""
         if kc == 0:

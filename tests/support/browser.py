@@ -17,14 +17,19 @@ def no_horizontal_overflow(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
+def shot(page: Any, name: str) -> None:
+    """A full-page screenshot var/screenshots/<name>.png at the page's current size."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
 def shoot(page: Any, name: str) -> None:
     """Screenshots var/screenshots/<name>-<width>.png; the page scrolls sideways at neither."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(100)
         assert no_horizontal_overflow(page), f"{name} overflows at {width} px"
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+        shot(page, f"{name}-{width}")
 
 
 def sign_in(page: Any, base_url: str, user: Any) -> None:

@@ -26,7 +26,8 @@ from league.models import (
     Tournament,
 )
 from tests.support.games import new_game, play
-from web.templatetags.site import RANK_FACES, SUIT_SYMBOLS, card_name
+from web.templatetags.site import RANK_FACES, card_name
+from web.words import SUIT_SYMBOLS
 
 
 @dataclass

@@ -7,7 +7,6 @@ Screenshots go to var/screenshots/ (the docs use copies of them)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,18 +14,13 @@ from django.contrib.auth import get_user_model
 
 from games.models import Game
 from league.models import Club, Membership, Registration, Round, Tournament
+from tests.support.browser import shot
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
 DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def narrow(page: Any, name: str) -> None:

@@ -12,7 +12,6 @@ import json
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.request import Request, urlopen
 
@@ -20,12 +19,11 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from games.models import Game
+from tests.support.browser import shot
 from tests.support.celery import eager_tasks
 from tests.support.public import Cup, autumn_cup
 
 pytestmark = pytest.mark.browser
-
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 @pytest.fixture
@@ -108,7 +106,6 @@ def test_the_public_pages_fit_phones_and_desktops(
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pages = {
         "home": "/",
         "tournament": f"/tournaments/{cup.tournament.pk}/",
@@ -119,7 +116,7 @@ def test_the_public_pages_fit_phones_and_desktops(
         for name, path in pages.items():
             page.goto(live_server.url + path)
             page.wait_for_load_state("networkidle")
-            page.screenshot(path=str(SCREENSHOTS / f"public-{name}-{width}.png"), full_page=True)
+            shot(page, f"public-{name}-{width}")
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (name, width)
         # The player's rating chart is drawn, and scaled to the page.
         box = page.locator("svg.rating-chart").bounding_box()

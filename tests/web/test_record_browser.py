@@ -6,7 +6,6 @@ the screen. Screenshots go to var/screenshots/ (docs/recording.md shows them).""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,11 +13,11 @@ import pytest
 from games import store
 from games.models import Game
 from league.models import Round, Table
+from tests.support.browser import shot
 from tests.support.record import Night, club_night
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 
 
@@ -42,11 +41,6 @@ def sign_in(page: Any, live_server: Any, username: str) -> None:
     page.fill("input[name=password]", "pw-" + username)
     page.click("form button[type=submit]")
     page.wait_for_url(live_server.url + "/")
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def fits(page: Any) -> None:

@@ -10,10 +10,10 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from web.forms import FIELD
+from web.words import SUIT_SYMBOLS
 
 register = template.Library()
 
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RANK_NAMES = {
     "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",

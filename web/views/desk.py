@@ -40,7 +40,7 @@ from web.desk_forms import LATE_FIELDS, TournamentForm, initial_of, shown_defaul
 from web.forms import posted_key
 from web.once import Outcome, once
 from web.roles import has_role, require_director
-from web.words import points_text, score_text
+from web.words import points_text, score_text, seat_name
 
 Action = Callable[[], Outcome]
 
@@ -631,9 +631,7 @@ def corrections_made(game: Game) -> list[dict[str, Any]]:
 
 
 def _seat_name(game: Game, seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(game.seats):
-        return str(game.seats[seat]["name"])
-    return f"seat {seat}"
+    return seat_name([str(s["name"]) for s in game.seats], seat)
 
 
 def _last_entry(game: Game) -> str:

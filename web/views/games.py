@@ -17,6 +17,7 @@ from games import selectors, store
 from games.access import GameAccess, access_for
 from games.models import Game
 from games.redaction import live_hand, redact_events
+from games.services import FINAL_STATUSES
 from web import replay
 from web.words import describe
 
@@ -138,7 +139,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "viewer_seat": built.seat,
         "can_play": bool(built.access.seats)
         and game.mode == "digital"
-        and built.final.status not in ("finished", "abandoned"),
+        and built.final.status not in FINAL_STATUSES,
         "preset": state.ruleset.preset,
         "status_text": STATUS_TEXT.get(built.final.status, built.final.status),
     }

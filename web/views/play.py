@@ -152,7 +152,7 @@ def parse_move(move: str, seat: int) -> engine.Command | None:
 
 
 def _status_line(view: engine.View, seat: int, names: list[str], actions: Actions) -> str:
-    if view.status in ("finished", "abandoned"):
+    if view.status in services.FINAL_STATUSES:
         return f"The game is {STATUS_TEXT[view.status]}."
     if view.to_move == seat:
         if view.status == "awaiting_reentry":
@@ -185,7 +185,7 @@ def play_context(game: Game, seat: int, state: GameState, *, error: str | None =
     last = None
     if view.last_hand is not None:
         last = replay.showdown(view.last_hand, state.ruleset, names)
-    over = view.status in ("finished", "abandoned")
+    over = view.status in services.FINAL_STATUSES
     waiting = not over and view.to_move != seat
     return {
         "game": game,

@@ -465,8 +465,9 @@ def _submit(request: HttpRequest, target: Target) -> tuple[Refusal | None, str]:
     fresh = store.read_game(game.pk)
     assert fresh is not None
     target.game = fresh
-    after, _ = selectors.viewer_events(fresh, after=0, seat=None)
-    return None, "Recorded: " + describe(after[-1], names)
+    # only the last event is described: redact just that one, not the whole log again
+    last, _ = selectors.viewer_events(fresh, after=fresh.version - 1, seat=None)
+    return None, "Recorded: " + describe(last[-1], names)
 
 
 # --- views ------------------------------------------------------------------------------
