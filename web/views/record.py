@@ -36,7 +36,7 @@ from league.selectors import table_of_game, table_with_round
 from web.forms import posted_key
 from web.recording import Refusal, card_history, effective, last_entry, refusal
 from web.roles import require_recorder
-from web.words import card_text, cards_text, describe
+from web.words import card_text, cards_text, describe, score_text
 
 RECENT = 8  # entries listed under "Last entries"
 SUITS = (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"))
@@ -194,7 +194,7 @@ def panel_context(
         {
             "index": i,
             "name": name,
-            "score": str(v.scores[i]),
+            "score": score_text(v.scores[i]),
             "cards": v.hand_sizes[i],
             "dealer": i == v.dealer and v.status in ("playing", "showdown"),
             "to_move": i == v.to_move,
