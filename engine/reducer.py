@@ -260,8 +260,7 @@ def _knocked(state: GameState, e: Knocked) -> GameState:
         phase=OVER,
         hands=tuple(hands),
         sizes=tuple(sizes),
-        # An unseen knock keeps the card taken this turn: it is the one known card that
-        # cannot be the face-down discard (engine.physical.face_down_candidates).
+        # An unseen knock keeps the card taken this turn: it cannot be the face-down discard.
         taken=h.taken if card < 0 and not e.lay_down else -1,
         knocker=e.seat,
         knock_card=card,
@@ -298,12 +297,8 @@ def _revealed(state: GameState, e: HandRevealed) -> GameState:
     hands = list(h.hands)
     revealed = list(h.revealed)
     hands[e.seat] = revealed[e.seat] = mask
-    hand = dataclasses.replace(
-        h,
-        hands=tuple(hands),
-        revealed=tuple(revealed),
-        knock_card=revealed_knock_card(h, e.seat, mask),
-    )
+    knock_card = revealed_knock_card(h, e.seat, mask)  # a known card it lacks went face down
+    hand = dataclasses.replace(h, hands=tuple(hands), revealed=tuple(revealed), knock_card=knock_card)
     if e.seat == h.knocker and e.melds is not None:
         hand = dataclasses.replace(hand, knocker_melds=e.melds)
     return advance(state, SHOWDOWN, state.tally, hand)
