@@ -14,9 +14,9 @@ import engine
 from engine.bots import BOTS
 from engine.rules import CHOICES, PRESETS
 from games.services import RuleSetRefused, ruleset_named
+from league.limits import LATE_FIELDS, STANDINGS_FIELDS
 from league.models import Tournament
 from league.seating import METHODS
-from league.services import STANDINGS_FIELDS
 from league.standings import REGISTRY, StandingsError, check_settings
 
 DEFAULT_PRESET = "knock-rummy"
@@ -349,8 +349,6 @@ class TournamentForm(forms.Form):
         self.add_error(field, message)
 
 
-# What a started tournament may still change (the rest decides the seating).
-LATE_FIELDS = frozenset({"name", "rounds", *STANDINGS_FIELDS})
 # Where the standings' refusals of the scoring fields go, by their code.
 SCORING_ERRORS = {
     "unknown_scoring": "scoring",

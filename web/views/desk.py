@@ -34,9 +34,10 @@ from games import store
 from games.access import access_for, authorize_command
 from games.models import Game, Source
 from league import services
+from league.limits import LATE_FIELDS
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
 from league.seating import table_sizes
-from web.desk_forms import LATE_FIELDS, TournamentForm, initial_of, shown_default
+from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import posted_key
 from web.once import Outcome, once
 from web.roles import has_role, require_director
