@@ -93,11 +93,14 @@ def tournament_games(tournament: Tournament) -> list[Game]:
     return [games[pk] for pk in ids]
 
 
-def build_archive(tournament: Tournament) -> dict[str, Any]:
-    """The tournament's archive (a JSON-ready dict)."""
+def build_archive(tournament: Tournament, *, drafts: bool = True) -> dict[str, Any]:
+    """The tournament's archive (a JSON-ready dict); without its draft rounds unless
+    ``drafts`` (a draft's seating is for the club's staff only)."""
     club = tournament.club
     registrations = list(tournament.registrations.select_related("player").order_by("id"))
-    rounds = list(tournament.round_set.order_by("number").prefetch_related("tables__seats"))
+    rounds = tournament.round_set.order_by("number").prefetch_related("tables__seats")
+    if not drafts:
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
     players: dict[int, str] = {r.player_id: r.player.name for r in registrations}
     round_documents = []
     for round_ in rounds:

@@ -292,7 +292,12 @@ def present_club(club: Club) -> dict[str, Any]:
         "name": club.name,
         "slug": club.slug,
         "players": getattr(club, "player_count", None) or club.players.count(),
-        "tournaments": getattr(club, "tournament_count", None) or club.tournaments.count(),
+        # a tournament in draft is not public: not counted
+        "tournaments": (
+            club.tournament_count
+            if hasattr(club, "tournament_count")
+            else club.tournaments.exclude(status=Tournament.Status.DRAFT).count()
+        ),
     }
 
 

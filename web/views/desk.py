@@ -37,6 +37,7 @@ from league import limits, services
 from league.limits import LATE_FIELDS
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
 from league.seating import table_sizes
+from league.selectors import visible_tournaments
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.once import Outcome, once
@@ -103,7 +104,8 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's tournaments and players, for everyone; links to the desk for directors."""
     club = get_object_or_404(Club, slug=slug)
     is_director = has_role(request.user, club.pk, Membership.Role.DIRECTOR)
-    tournaments = list(club.tournaments.order_by("-created_at", "-id"))
+    # a tournament in draft is listed to the club's staff only
+    tournaments = list(visible_tournaments(request.user, club).order_by("-created_at", "-id"))
     for t in tournaments:
         t.public_url = reverse("public-tournament", args=[t.pk])  # type: ignore[attr-defined]
     return render(
