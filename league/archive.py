@@ -22,6 +22,7 @@ import engine
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
+from league import services as league_services
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
 from league.seating import Request, Seating, SeatingError, input_digest, make_seating
 from league.standings import standings_from_logs
@@ -341,6 +342,10 @@ def import_archive(archive: Mapping[str, Any], *, owner: Any = None) -> Tourname
 
 
 def _import(archive: Mapping[str, Any], owner: Any) -> Tournament:
+    try:  # the API's checks of a tournament's settings, before anything is written
+        league_services.check_archived_settings(archive["tournament"])
+    except league_services.LeagueError as exc:
+        raise ArchiveError(f"the tournament's settings: {exc.message}", "invalid_archive") from None
     with transaction.atomic():
         club = _club(archive["club"])
         players = _players(club, archive["players"])

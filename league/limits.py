@@ -26,6 +26,15 @@ MAX_PLAYERS = 8000  # players listed in one round (MAX_TABLES x MAX_TABLE_SEATS)
 MAX_SEED_NUMBER = 100_000  # a registration's seed number
 MAX_SWAP_BUDGET = 100_000  # swiss: swaps tried to avoid repeats
 MAX_ID = 2**31 - 1  # a row id
+# A seating method's parameters (docs/running-a-tournament.md) and their ranges.
+SEATING_PARAMS = {
+    "swap_budget": (0, MAX_SWAP_BUDGET),  # swiss: swaps tried to avoid repeats
+    "final_size": (MIN_TABLE_SEATS, MAX_TABLE_SEATS),  # knockout: players at the final table
+    "rounds": (1, MAX_ROUNDS),  # round_robin: rounds of the schedule
+}
+# A tournament's stake per game (as the game API's): "n" or "n/d".
+MAX_STAKE = 1_000_000
+STAKE_DENOMINATOR = 1000
 
 # --- text ----------------------------------------------------------------------------------
 
@@ -95,6 +104,36 @@ def clean_text(value: Any, what: str, limit: int, *, lines: bool = False, requir
         low = 1 if required else 0
         raise OutOfLimits("invalid_request", f"{what} must be {low} to {limit} characters")
     return text
+
+
+def seating_params(value: Any) -> dict[str, int]:
+    """A seating method's parameters: an object of the known names, each in its range."""
+    if not isinstance(value, dict):
+        raise OutOfLimits("invalid_request", "seating_params must be an object")
+    unknown = sorted(str(key)[:40] for key in value if key not in SEATING_PARAMS)
+    if unknown:
+        raise OutOfLimits("invalid_request", f"unknown seating parameter {', '.join(unknown)}")
+    return {name: whole(value[name], f"seating_params.{name}", *SEATING_PARAMS[name]) for name in value}
+
+
+_STAKE_TEXT = re.compile(r"^[0-9]{1,7}(?:/[0-9]{1,4})?$")
+
+
+def stake(value: Any) -> Fraction:
+    """A stake: ``"n"`` or ``"n/d"``, from 0 to MAX_STAKE, d from 1 to STAKE_DENOMINATOR."""
+    refused = OutOfLimits(
+        "invalid_request",
+        f'stake must be "n" or "n/d" from 0 to {MAX_STAKE}, d from 1 to {STAKE_DENOMINATOR}',
+    )
+    if not isinstance(value, str) or not _STAKE_TEXT.match(value):
+        raise refused
+    numerator, _, denominator = value.partition("/")
+    if not 1 <= int(denominator or 1) <= STAKE_DENOMINATOR:
+        raise refused
+    amount = Fraction(int(numerator), int(denominator or 1))
+    if amount > MAX_STAKE:
+        raise refused
+    return amount
 
 
 _POINTS_TEXT = re.compile(rf"^-?[0-9]+(?:\.[0-9]{{1,{POINTS_DECIMALS}}}|/[0-9]+)?$")

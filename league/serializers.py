@@ -32,18 +32,21 @@ class TableSizeSerializer(StrictSerializer):
 class SeatingParamsSerializer(StrictSerializer):
     swap_budget = serializers.IntegerField(
         required=False,
-        min_value=0,
-        max_value=limits.MAX_SWAP_BUDGET,
+        min_value=limits.SEATING_PARAMS["swap_budget"][0],
+        max_value=limits.SEATING_PARAMS["swap_budget"][1],
         help_text="swiss: swaps tried to avoid repeats",
     )
     final_size = serializers.IntegerField(
         required=False,
-        min_value=MIN_TABLE_SEATS,
-        max_value=MAX_TABLE_SEATS,
+        min_value=limits.SEATING_PARAMS["final_size"][0],
+        max_value=limits.SEATING_PARAMS["final_size"][1],
         help_text="knockout, multi-player: players at the final table",
     )
     rounds = serializers.IntegerField(
-        required=False, min_value=1, max_value=MAX_ROUNDS, help_text="round_robin: rounds of the schedule"
+        required=False,
+        min_value=limits.SEATING_PARAMS["rounds"][0],
+        max_value=limits.SEATING_PARAMS["rounds"][1],
+        help_text="round_robin: rounds of the schedule",
     )
 
 

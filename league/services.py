@@ -192,6 +192,45 @@ def _standings_settings(
     return merged
 
 
+def _seating_params(value: Any) -> dict[str, int]:
+    try:
+        return limits.seating_params(dict(value) if isinstance(value, Mapping) else value)
+    except limits.OutOfLimits as exc:
+        raise LeagueError(exc.code, exc.message) from None
+
+
+def check_archived_settings(settings: Mapping[str, Any]) -> None:
+    """Refuse (LeagueError) the settings of an imported archive's tournament unless each
+    passes the checks of the API's create (league.limits, the engine's rule set, the
+    standings): the archive import calls it before it writes anything."""
+    kind = settings.get("kind")
+    if kind not in Tournament.Kind.values:
+        raise LeagueError("invalid_request", f"kind must be one of {', '.join(Tournament.Kind.values)}")
+    if settings.get("status") not in Tournament.Status.values:
+        raise LeagueError("invalid_request", f"status must be one of {', '.join(Tournament.Status.values)}")
+    checked = _check_settings(
+        {
+            "preset": settings.get("preset"),
+            "options": settings.get("options"),
+            "table_min": settings.get("table_min"),
+            "table_max": settings.get("table_max"),
+            "seating": settings.get("seating"),
+            "rounds": settings.get("rounds"),
+            "bots": settings.get("bots"),
+            "bot": settings.get("bot"),
+            "mode": settings.get("mode"),
+        }
+    )
+    _name(settings.get("name"))
+    _name(settings.get("seed"), "seed", limits.SEED_LENGTH)
+    _seating_params(settings.get("seating_params"))
+    try:
+        limits.stake(settings.get("stake"))
+    except limits.OutOfLimits as exc:
+        raise LeagueError(exc.code, exc.message) from None
+    _standings_settings(settings, preset=checked.preset, kind=kind)
+
+
 def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournament:
     """A new tournament of ``club`` in ``registration``, its rule set stored resolved and
     its seed drawn (``secrets``) unless ``data`` gives one."""
@@ -221,9 +260,7 @@ def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournamen
     if seed is None:
         seed = secrets.token_hex(8)
     seed = _name(seed, "seed", limits.SEED_LENGTH)
-    params = data.get("seating_params", {})
-    if not isinstance(params, Mapping):
-        raise LeagueError("invalid_request", "seating_params must be an object")
+    params = _seating_params(data.get("seating_params", {}))
     scoring = _standings_settings(data, preset=checked.preset, kind=kind)
     with transaction.atomic():
         return Tournament.objects.create(
@@ -300,9 +337,7 @@ def update_tournament(tournament: Tournament, data: Mapping[str, Any], by: Any) 
         if "seed" in data:
             tournament.seed = _name(data["seed"], "seed", limits.SEED_LENGTH)
         if "seating_params" in data:
-            if not isinstance(data["seating_params"], Mapping):
-                raise LeagueError("invalid_request", "seating_params must be an object")
-            tournament.seating_params = dict(data["seating_params"])
+            tournament.seating_params = _seating_params(data["seating_params"])
         for field in (
             "preset",
             "options",

@@ -257,3 +257,44 @@ def test_a_stored_out_of_range_setting_never_breaks_the_standings(staff: dict[st
     rows = anonymous.get(f"/api/v1/tournaments/{tournament.pk}/standings").json()["rows"]
     byes = [row for row in rows if row["points"] != "0"]
     assert byes == []  # the bye counts as an average game (0 under points), not 1e5000
+
+
+# --- the archive import: the same checks ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("bye_points", "1e5000"),
+        ("placement_points", ["1e5000", 0, 0]),
+        ("min_games", -1),
+        ("min_games", 10**6),
+        ("table_max", 99),
+        ("rounds", 10**9),
+        ("name", "Cup\x00"),
+        ("name", "x" * 500),
+        ("seed", ""),
+        ("stake", "1e5000"),
+        ("stake", "1/0"),
+        ("seating_params", {"swap_budget": 10**12}),
+        ("seating_params", {"shuffle": 1}),
+        ("status", "bogus"),
+        ("kind", "bogus"),
+        ("preset", "chess"),
+        ("scoring", "bogus"),
+    ],
+)
+def test_an_archive_with_a_setting_out_of_range_imports_nothing(
+    staff: dict[str, Any], field: str, value: Any
+) -> None:
+    from games.models import Game
+    from league.archive import ArchiveError, build_archive, import_archive
+
+    tournament = checked_in_tournament(staff, ("Ann", "Bo", "Cy", "Di", "Ed", "Flo"))
+    archive = build_archive(tournament)
+    archive["tournament"][field] = value
+    counts = (Tournament.objects.count(), Player.objects.count(), Game.objects.count())
+    with pytest.raises(ArchiveError) as refused:
+        import_archive(archive)
+    assert refused.value.code == "invalid_archive"
+    assert (Tournament.objects.count(), Player.objects.count(), Game.objects.count()) == counts
