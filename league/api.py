@@ -37,7 +37,7 @@ from games.views import (
     game_create_arguments,
     game_created_response,
 )
-from league import services
+from league import limits, services
 from league.models import Club, ClubGame, LeagueWrite, Membership, Player, Registration, Round, Tournament
 from league.selectors import PUBLIC_TOURNAMENTS, is_club_recorder, sees_drafts, visible_tournaments
 from league.serializers import (
@@ -85,7 +85,7 @@ WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)
 
 # Ids and round numbers above these are not looked up (no row has them; the database's
 # integer columns could not even hold some).
-MAX_ID = 2**31 - 1
+MAX_ID = limits.MAX_ID
 MAX_ROUND = 32767
 
 
