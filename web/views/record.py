@@ -443,7 +443,10 @@ def _submit(request: HttpRequest, target: Target) -> tuple[Refusal | None, str]:
             raise PageRefusal("not_recorded_here", "Its players move in the browser.")
         command = build_command(action, post, len(names), kept, request.user)
         raw_version = post.get("version", "")
-        version = int(raw_version) if _number(raw_version) else game.version
+        if raw_version and not _number(raw_version):
+            # a junk version is refused, never read as "the current one" (a stale entry would pass)
+            raise PageRefusal("bad_version", "The form was incomplete: reload the page and try again.")
+        version = int(raw_version) if raw_version else game.version
         services.submit_command(
             game=game,
             command=command,
