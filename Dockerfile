@@ -3,6 +3,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY config ./config
+COPY core ./core
 COPY engine ./engine
 COPY games ./games
 COPY league ./league
