@@ -410,23 +410,26 @@ def import_game(
     idempotency_key: str | None = None,
 ) -> SubmitResult:
     """Store a whole exported log as a new game owned by ``owner``, after checking that
-    it replays; the first event that does not is named in :class:`InvalidLog` and
-    nothing is written."""
+    the rules would have written it (:func:`engine.audit_log`: every move decided again,
+    every hand scored again); the first event that differs is named in
+    :class:`InvalidLog` and nothing is written."""
     events: list[Event] = []
-    state: GameState | None = None
     for index, stored in enumerate(log_events):
         try:
             event = engine.event_from_dict(stored)
             for where, bot in bots_named_in(event):
                 check_known_bot(bot, where=where)  # the worker could not run it
-            state = engine.apply(state, event)
         except EngineError as exc:
             raise InvalidLog(index=index, event_code=exc.code, message=exc.message) from None
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError) as exc:
             raise InvalidLog(index=index, event_code="invalid_event", message=str(exc) or repr(exc)) from None
         events.append(event)
-    if state is None:
+    if not events:
         raise InvalidLog(index=0, event_code="empty_log", message="the log has no events")
+    try:
+        state = engine.audit_log(events)
+    except engine.LogRefused as exc:
+        raise InvalidLog(index=exc.index, event_code=exc.code, message=exc.message) from None
     started = events[0]
     assert isinstance(started, GameStarted)  # engine.apply refuses a log that opens otherwise
     owner_id = _actor_id(owner)
