@@ -402,17 +402,11 @@ def _append(
 # --- import ------------------------------------------------------------------------------
 
 
-def import_game(
-    *,
-    log_events: Sequence[Any],
-    owner: Any,
-    source: str,
-    idempotency_key: str | None = None,
-) -> SubmitResult:
-    """Store a whole exported log as a new game owned by ``owner``, after checking that
-    the rules would have written it (:func:`engine.audit_log`: every move decided again,
-    every hand scored again); the first event that differs is named in
-    :class:`InvalidLog` and nothing is written."""
+def checked_log(log_events: Sequence[Any]) -> tuple[list[Event], GameState]:
+    """A stored log's events and final state if the rules would have written it
+    (:func:`engine.audit_log`: every move decided again, every hand scored again) and it
+    seats only bots this server runs; else :class:`InvalidLog` naming the first event
+    that differs. What :func:`import_game` and the tournament archive check."""
     events: list[Event] = []
     for index, stored in enumerate(log_events):
         try:
@@ -427,9 +421,21 @@ def import_game(
     if not events:
         raise InvalidLog(index=0, event_code="empty_log", message="the log has no events")
     try:
-        state = engine.audit_log(events)
+        return events, engine.audit_log(events)
     except engine.LogRefused as exc:
         raise InvalidLog(index=exc.index, event_code=exc.code, message=exc.message) from None
+
+
+def import_game(
+    *,
+    log_events: Sequence[Any],
+    owner: Any,
+    source: str,
+    idempotency_key: str | None = None,
+) -> SubmitResult:
+    """Store a whole exported log as a new game owned by ``owner``, once
+    :func:`checked_log` accepts it; otherwise nothing is written."""
+    events, state = checked_log(log_events)
     started = events[0]
     assert isinstance(started, GameStarted)  # engine.apply refuses a log that opens otherwise
     owner_id = _actor_id(owner)

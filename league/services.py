@@ -190,9 +190,11 @@ def _standings_settings(
     return merged
 
 
-def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournament:
-    """A new tournament of ``club`` in ``registration``, its rule set stored resolved and
-    its seed drawn (``secrets``) unless ``data`` gives one."""
+def tournament_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The checked fields of a new tournament from a create body: every stored setting but
+    its club, slug, status and creator; the rule set resolved, the seed drawn
+    (``secrets``) unless ``data`` gives one. The archive import checks an archived
+    tournament's settings with it too, so both refuse the same values."""
     name = _name(data.get("name"))
     kind = data.get("kind", Tournament.Kind.TOURNAMENT)
     if kind not in Tournament.Kind.values:
@@ -223,24 +225,32 @@ def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournamen
     if not isinstance(params, Mapping):
         raise LeagueError("invalid_request", "seating_params must be an object")
     scoring = _standings_settings(data, preset=checked.preset, kind=kind)
+    return {
+        **scoring,
+        "name": name,
+        "kind": kind,
+        "preset": checked.preset,
+        "options": checked.options,
+        "mode": checked.mode,
+        "table_min": checked.table_min,
+        "table_max": checked.table_max,
+        "seating": checked.seating,
+        "seating_params": dict(params),
+        "rounds": checked.rounds,
+        "bots": checked.bots,
+        "bot": checked.bot,
+        "seed": seed,
+    }
+
+
+def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournament:
+    """A new tournament of ``club`` in ``registration`` (:func:`tournament_fields`)."""
+    fields = tournament_fields(data)
     with transaction.atomic():
         return Tournament.objects.create(
-            **scoring,
+            **fields,
             club=club,
-            name=name,
-            slug=_unique_slug(club, name),
-            kind=kind,
-            preset=checked.preset,
-            options=checked.options,
-            mode=checked.mode,
-            table_min=checked.table_min,
-            table_max=checked.table_max,
-            seating=checked.seating,
-            seating_params=dict(params),
-            rounds=checked.rounds,
-            bots=checked.bots,
-            bot=checked.bot,
-            seed=seed,
+            slug=_unique_slug(club, fields["name"]),
             status=Tournament.Status.REGISTRATION,
             created_by=by if getattr(by, "is_authenticated", False) else None,
         )
@@ -364,9 +374,14 @@ def close_tournament(tournament: Tournament, by: Any) -> Tournament:
 # --- players and registrations ------------------------------------------------------------
 
 
+def player_name(value: Any) -> str:
+    """A club player's name as every write takes it (and the archive import)."""
+    return _name(value, "name", 80)
+
+
 def add_player(club: Club, name: Any, user: Any = None) -> Player:
     """A new club player (``player_exists`` if the club has one of that name)."""
-    clean = _name(name, "name", 80)
+    clean = player_name(name)
     try:
         with transaction.atomic():
             return Player.objects.create(club=club, name=clean, user=user)
@@ -395,7 +410,7 @@ def register(
         raise LeagueError("invalid_request", 'give either "player" (an id) or "name"')
     with transaction.atomic():
         if player is None:
-            clean = _name(name, "name", 80)
+            clean = player_name(name)
             player, _ = Player.objects.get_or_create(club=tournament.club, name=clean)
         elif player.club_id != tournament.club_id:
             raise LeagueError("not_found", f"the club has no player {player.pk}", 404)
@@ -830,6 +845,11 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
             ]
         round_.save()
         return round_
+
+
+def checked_edit_reason(value: Any) -> str:
+    """An edit reason as publishing and editing a round take it (and the archive import)."""
+    return _edit_reason(value)
 
 
 def _edit_reason(value: Any) -> str:

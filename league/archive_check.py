@@ -1,0 +1,443 @@
+"""Checking a tournament archive as a whole, from the archive alone (docs/archive.md).
+
+:func:`inspect_archive` reports every problem, each with a stable code and its place in
+the archive, in stages (a stage runs once the ones before it found nothing, since each
+relies on them):
+
+1. **the format**: a tournament archive of a version this instance reads;
+2. **the limits** of every JSON body the API reads (``games.parsers.check_values``: no
+   NUL, no string or number beyond the API's bounds) and the **shape** of the version;
+3. **the fields**, through the checks the API applies to the same values: the
+   tournament's settings (the create body's serializer, then
+   ``league.services.tournament_fields``), player names, registrations, the club;
+4. **the whole**: every game's log audited (every move decided again, every hand scored
+   again), every round's seating input and seating computed again and its tables
+   matched with their games, the standings computed again.
+
+:func:`verify` is the problems alone; :func:`league.archive_import.import_archive` writes
+nothing unless there are none. The parts that differ between format versions are
+functions of the version (:data:`SHAPES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+import engine
+from config.api_errors import ApiError
+from games.parsers import LargeJSONParser, check_values
+from league import services
+from league.archive import FORMAT, SETTINGS, archive_standings
+from league.archive_games import audited_games, table_problems
+from league.archive_problems import Problem
+from league.archive_rounds import flat_errors, round_problems
+from league.models import Club, Registration, Tournament
+from league.serializers import (
+    PlayerCreateSerializer,
+    RegistrationUpdateSerializer,
+    TournamentCreateSerializer,
+)
+
+# --- shapes --------------------------------------------------------------------------------
+
+INT, STR, BOOL, OBJECT, ANY = "a whole number", "text", "true or false", "an object", "any value"
+
+
+@dataclass(frozen=True)
+class Opt:
+    """``spec`` or null."""
+
+    spec: Any
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A list of exactly these items (a tuple in JSON)."""
+
+    specs: tuple[Any, ...] = field(default=())
+
+
+# isinstance: an archive built in this process (not read from JSON) holds the models'
+# choices, which are str subclasses.
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
+    STR: lambda v: isinstance(v, str),
+    BOOL: lambda v: isinstance(v, bool),
+    OBJECT: lambda v: isinstance(v, dict),
+    ANY: lambda v: True,
+}
+
+
+def shape_problems(value: Any, spec: Any, where: str, out: list[Problem]) -> None:
+    """Append a problem for each place ``value`` departs from ``spec``: a type name, an
+    :class:`Opt`, a :class:`Fixed`, ``[item spec]`` or ``{key: spec}`` (keys required,
+    others ignored)."""
+    if isinstance(spec, Opt):
+        if value is not None:
+            shape_problems(value, spec.spec, where, out)
+        return
+    if isinstance(spec, str):
+        if not _TYPES[spec](value):
+            out.append(Problem("invalid_archive", where, f"must be {spec}, not {type(value).__name__}"))
+        return
+    if isinstance(spec, Fixed | list):
+        if not isinstance(value, list) or (isinstance(spec, Fixed) and len(value) != len(spec.specs)):
+            size = f"of {len(spec.specs)} items" if isinstance(spec, Fixed) else ""
+            out.append(Problem("invalid_archive", where, f"must be a list {size}".strip()))
+            return
+        specs = spec.specs if isinstance(spec, Fixed) else [spec[0]] * len(value)
+        for index, (item, item_spec) in enumerate(zip(value, specs, strict=True)):
+            shape_problems(item, item_spec, f"{where}[{index}]", out)
+        return
+    if not isinstance(value, dict):
+        out.append(Problem("invalid_archive", where, "must be an object"))
+        return
+    for key, item_spec in spec.items():
+        if key not in value:
+            out.append(Problem("invalid_archive", f"{where}.{key}".lstrip("."), "is missing"))
+        else:
+            shape_problems(value[key], item_spec, f"{where}.{key}".lstrip("."), out)
+
+
+def shape_v1() -> dict[str, Any]:
+    """Format 1. Notes (a round's, a table's, a seating's) are sentences; format 2 will
+    carry codes and parameters instead (its own shape, and its own notes check)."""
+    notes = [STR]
+    request = {
+        "players": [Fixed((INT, STR, Opt(INT)))],
+        "table": Fixed((INT, INT)),
+        "round": INT,
+        "seed": STR,
+        "history": [Fixed((INT, [Fixed(([INT], INT, Opt([[INT]])))], [INT]))],
+        "standings": [INT],
+        "points": [Fixed((INT, STR))],
+        "total_rounds": Opt(INT),
+        "params": OBJECT,
+    }
+    generated = {"method": STR, "tables": [{"seats": [INT], "notes": notes}], "byes": [INT], "notes": notes}
+    table = {
+        "number": INT,
+        "notes": notes,
+        "game": Opt(INT),
+        "seats": [{"position": INT, "player": Opt(INT), "bot": STR}],
+    }
+    settings: dict[str, Any] = dict.fromkeys(SETTINGS, STR)
+    settings.update(
+        options=OBJECT,
+        seating_params=OBJECT,
+        table_min=INT,
+        table_max=INT,
+        rounds=Opt(INT),
+        bots=BOOL,
+        min_games=INT,
+    )
+    settings.update(placement_points=[ANY], tiebreaks=[ANY])
+    return {
+        "club": {"slug": STR, "name": STR},
+        "tournament": settings,
+        "players": [{"id": INT, "name": STR}],
+        "registrations": [
+            {
+                "player": INT,
+                "status": STR,
+                "from_round": INT,
+                "dropped_after": Opt(INT),
+                "seed_number": Opt(INT),
+            }
+        ],
+        "rounds": [
+            {
+                "number": INT,
+                "status": STR,
+                "method": STR,
+                "params": OBJECT,
+                "seed": STR,
+                "input_digest": STR,
+                "request": request,
+                "generated": generated,
+                "byes": [INT],
+                "notes": notes,
+                "edit_reason": STR,
+                "published_at": Opt(STR),
+                "completed_at": Opt(STR),
+                "tables": [table],
+            }
+        ],
+        "games": [
+            {
+                "game": {
+                    "id": INT,
+                    "mode": STR,
+                    "status": STR,
+                    "version": INT,
+                    "ruleset": OBJECT,
+                    "seats": [{"name": STR, "bot": Opt(STR)}],
+                },
+                "events": [{"seq": INT, "type": STR, "schema_version": INT, "data": OBJECT}],
+            }
+        ],
+        "standings": [OBJECT],
+    }
+
+
+# The shape of each format version this instance reads.
+SHAPES: dict[int, dict[str, Any]] = {1: shape_v1()}
+
+
+# --- the whole -------------------------------------------------------------------------------
+
+
+@dataclass
+class Inspection:
+    """The problems of an archive and, when there are none, what the import stores: the
+    tournament's settings as the API checks them (``tournament``)."""
+
+    problems: list[Problem]
+    tournament: dict[str, Any] = field(default_factory=dict)
+
+
+def verify(archive: Any) -> list[Problem]:
+    """Every problem of ``archive`` (empty: it checks out)."""
+    return inspect_archive(archive).problems
+
+
+def inspect_archive(archive: Any) -> Inspection:
+    problems = _format_problems(archive)
+    if problems:
+        return Inspection(problems)
+    try:
+        check_values(archive, max_nodes=LargeJSONParser.max_nodes)
+    except ApiError as exc:
+        where = str(exc.extra.get("detail", {}).get("path", "$")).removeprefix("$").lstrip(".") or "archive"
+        return Inspection([Problem(exc.error_code, where, exc.message)])
+    shape_problems(archive, SHAPES[archive["format_version"]], "", problems)
+    if problems:
+        return Inspection(problems)
+    problems, tournament = _field_problems(archive)
+    if problems:
+        return Inspection(problems)
+    games, states = audited_games(archive["games"])
+    problems += games
+    names = {p["id"]: p["name"] for p in archive["players"]}
+    problems += table_problems(archive["rounds"], archive["games"], states, tournament, names)
+    problems += round_problems(archive, tournament, states)
+    if not problems:  # the standings follow from the rest, once it checks out
+        problems += _standings_problems(archive)
+    return Inspection(problems, tournament)
+
+
+def _format_problems(archive: Any) -> list[Problem]:
+    if not isinstance(archive, dict):
+        return [Problem("not_an_archive", "archive", "an archive is a JSON object")]
+    if archive.get("format") != FORMAT:
+        return [Problem("not_an_archive", "format", f"not a tournament archive (format is not {FORMAT!r})")]
+    version = archive.get("format_version")
+    if type(version) is not int or version not in SHAPES:
+        readable = ", ".join(map(str, SHAPES))
+        return [
+            Problem(
+                "unsupported_version",
+                "format_version",
+                f"format version {version!r} is not one of {readable}",
+            )
+        ]
+    return []
+
+
+def _standings_problems(archive: Mapping[str, Any]) -> list[Problem]:
+    try:
+        computed = archive_standings(archive)
+    except (ValueError, ArithmeticError) as exc:  # StandingsError among them
+        return [
+            Problem("standings_unrecomputable", "standings", f"cannot be computed from the archive: {exc}")
+        ]
+    return [
+        Problem("standings_mismatch", where, message)
+        for where, message in _diff(archive["standings"], computed, "standings")
+    ]
+
+
+def _diff(stored: Any, computed: Any, where: str) -> list[tuple[str, str]]:
+    """The paths at which two JSON values differ, each with both values."""
+    if isinstance(stored, dict) and isinstance(computed, dict):
+        out = []
+        for key in sorted(set(stored) | set(computed), key=str):
+            if key not in stored:
+                out.append((f"{where}.{key}", f"missing from the archive (computed {computed[key]!r})"))
+            elif key not in computed:
+                out.append((f"{where}.{key}", f"in the archive ({stored[key]!r}) but not computed"))
+            else:
+                out += _diff(stored[key], computed[key], f"{where}.{key}")
+        return out
+    if isinstance(stored, list) and isinstance(computed, list):
+        if len(stored) != len(computed):
+            return [(where, f"{len(stored)} entries in the archive, {len(computed)} computed")]
+        return [
+            d
+            for i, (a, b) in enumerate(zip(stored, computed, strict=True))
+            for d in _diff(a, b, f"{where}[{i}]")
+        ]
+    if stored != computed:
+        return [(where, f"archive {stored!r} != computed {computed!r}")]
+    return []
+
+
+# --- the fields --------------------------------------------------------------------------------
+
+
+def _field_problems(archive: Mapping[str, Any]) -> tuple[list[Problem], dict[str, Any]]:
+    problems, tournament = _tournament_problems(archive["tournament"])
+    problems += _club_problems(archive["club"])
+    problems += _player_problems(archive["players"])
+    problems += _registration_problems(archive["registrations"], {p["id"] for p in archive["players"]})
+    return problems, tournament
+
+
+def _tournament_problems(settings: Mapping[str, Any]) -> tuple[list[Problem], dict[str, Any]]:
+    """The archived settings as a create body, through the API's serializer and then
+    ``services.tournament_fields``; the status, slug and stake the API never takes are
+    checked as the model and the games take them."""
+    body = {
+        **{
+            key: settings[key]
+            for key in SETTINGS
+            if key not in ("table_min", "table_max", "slug", "status", "stake")
+        },
+        "table_size": {"min": settings["table_min"], "max": settings["table_max"]},
+    }
+    shape = TournamentCreateSerializer(data=body)
+    if not shape.is_valid():
+        renamed = {"table_size.min": "table_min", "table_size.max": "table_max"}
+        return [
+            Problem("invalid_request", f"tournament.{renamed.get(path, path)}", message)
+            for path, message in flat_errors(shape.errors)
+        ], {}
+    try:
+        fields = services.tournament_fields(shape.validated_data)
+    except services.LeagueError as exc:
+        return [Problem(exc.error_code, "tournament", exc.message)], {}
+    problems = []
+    if settings["status"] not in Tournament.Status.values:
+        known = ", ".join(Tournament.Status.values)
+        problems.append(
+            Problem(
+                "unknown_status",
+                "tournament.status",
+                f"{settings['status']!r} is not a tournament status ({known})",
+            )
+        )
+    try:
+        Tournament(slug=settings["slug"]).clean_fields(
+            exclude=[f.name for f in Tournament._meta.fields if f.name != "slug"]
+        )
+    except ValidationError as exc:
+        problems.append(Problem("invalid_request", "tournament.slug", " ".join(exc.messages)))
+    problems += _stake_problems(settings["stake"], fields)
+    return problems, {**fields, "status": settings["status"], "stake": settings["stake"]}
+
+
+def _stake_problems(stake: str, fields: Mapping[str, Any]) -> list[Problem]:
+    """The stake each table's game is opened with, checked as the games API checks a
+    new game's (``StartGame``: exact, within its limits, not negative)."""
+    ruleset = engine.get_ruleset(fields["preset"], **fields["options"])
+    seats = [f"seat {n}" for n in range(ruleset.min_players)]
+    try:
+        command = engine.command_from_dict(
+            {"type": "StartGame", "ruleset": ruleset.to_dict(), "seats": seats, "stake": stake}
+        )
+        engine.decide(None, command)
+    except engine.EngineError as exc:
+        return [Problem("invalid_stake", "tournament.stake", exc.message)]
+    assert isinstance(command, engine.StartGame) and command.stake == Fraction(stake)
+    return []
+
+
+def _club_problems(club: Mapping[str, Any]) -> list[Problem]:
+    try:
+        Club(name=club["name"], slug=club["slug"]).full_clean(
+            validate_unique=False, validate_constraints=False
+        )
+    except ValidationError as exc:
+        return [
+            Problem("invalid_request", f"club.{name}", " ".join(messages))
+            for name, messages in exc.message_dict.items()
+        ]
+    return []
+
+
+def _player_problems(players: list[Mapping[str, Any]]) -> list[Problem]:
+    problems = []
+    ids: set[int] = set()
+    names: set[str] = set()
+    for i, player in enumerate(players):
+        where = f"players[{i}]"
+        shape = PlayerCreateSerializer(data={"name": player["name"]})
+        try:
+            if not shape.is_valid():
+                raise services.LeagueError(
+                    "invalid_request", " ".join(m for _, m in flat_errors(shape.errors))
+                )
+            name = services.player_name(player["name"])
+        except services.LeagueError as exc:
+            problems.append(Problem(exc.error_code, f"{where}.name", exc.message))
+            continue
+        if player["id"] in ids:
+            problems.append(
+                Problem("duplicate_player", f"{where}.id", f"player {player['id']} is listed twice")
+            )
+        if name in names or name != player["name"]:
+            # players are found by name where the archive is loaded: one name, one player
+            problems.append(Problem("duplicate_player", f"{where}.name", f"{name!r} names two players"))
+        ids.add(player["id"])
+        names.add(name)
+    return problems
+
+
+def _registration_problems(registrations: list[Mapping[str, Any]], players: set[int]) -> list[Problem]:
+    problems = []
+    seen: set[int] = set()
+    for i, registration in enumerate(registrations):
+        where = f"registrations[{i}]"
+        if registration["player"] not in players:
+            problems.append(
+                Problem(
+                    "unknown_player", f"{where}.player", f"player {registration['player']} is not in players"
+                )
+            )
+        elif registration["player"] in seen:
+            problems.append(
+                Problem("duplicate_registration", f"{where}.player", "the player is registered twice")
+            )
+        seen.add(registration["player"])
+        status = registration["status"]
+        if status not in Registration.Status.values:
+            known = ", ".join(Registration.Status.values)
+            problems.append(
+                Problem(
+                    "unknown_status", f"{where}.status", f"{status!r} is not a registration status ({known})"
+                )
+            )
+            continue
+        fields = ("status", "from_round", "dropped_after", "seed_number")
+        shape = RegistrationUpdateSerializer(
+            data={k: registration[k] for k in fields if registration[k] is not None}
+        )
+        if not shape.is_valid():
+            problems += [
+                Problem("invalid_request", f"{where}.{path}", message)
+                for path, message in flat_errors(shape.errors)
+            ]
+        elif (status == Registration.Status.DROPPED) != (registration["dropped_after"] is not None):
+            problems.append(
+                Problem(
+                    "invalid_registration",
+                    f"{where}.dropped_after",
+                    "a dropped player, and only one, drops after a round",
+                )
+            )
+    return problems
