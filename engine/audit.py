@@ -124,18 +124,34 @@ def _command(state: GameState | None, event: Event, index: int) -> Command:
     return command_from_dict(command.to_dict())  # the wire's limits, as the API applies them
 
 
-def _stored(event: Event) -> str:
-    return json.dumps(event.to_dict(), sort_keys=True)
+def _same(recorded: Event, decided: Event) -> bool:
+    """Equal as stored: a recorded event read from JSON holds lists where a decided one
+    may hold tuples, so the values are compared in their JSON form when they differ."""
+    if recorded == decided:
+        return True
+    return json.dumps(recorded.to_dict(), sort_keys=True) == json.dumps(decided.to_dict(), sort_keys=True)
 
 
 def _differs(recorded: Event, decided: Event) -> str:
-    """The fields in which a recorded event differs from the decided one, both values."""
-    mine, theirs = recorded.to_data(), decided.to_data()
+    """Where a recorded event differs from the decided one (down to the innermost keys
+    that differ), both values."""
     return "; ".join(
-        f"{field}: recorded {mine[field]!r}, the rules give {theirs[field]!r}"
-        for field in mine
-        if json.dumps(mine[field], sort_keys=True) != json.dumps(theirs[field], sort_keys=True)
+        f"{where}: recorded {_cut(mine)}, the rules give {_cut(theirs)}"
+        for where, mine, theirs in _differences(recorded.to_data(), decided.to_data(), "")
     )
+
+
+def _differences(mine: Any, theirs: Any, where: str) -> list[tuple[str, Any, Any]]:
+    if isinstance(mine, dict) and isinstance(theirs, dict) and mine.keys() == theirs.keys():
+        return [d for key in mine for d in _differences(mine[key], theirs[key], f"{where}.{key}".lstrip("."))]
+    if json.dumps(mine, sort_keys=True) == json.dumps(theirs, sort_keys=True):
+        return []
+    return [(where, mine, theirs)]
+
+
+def _cut(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def audit_log(events: Sequence[Event]) -> GameState:
@@ -154,10 +170,12 @@ def audit_log(events: Sequence[Event]) -> GameState:
     >>> try:
     ...     audit_log([*log[:2], forged, log[3]])
     ... except LogRefused as refused:
-    ...     print(refused.code, refused.index, refused.message.split(": points")[0])
-    ...     print(refused.message.split(": points: ")[1])
-    rescored 2 HandScored is not what the rules give
-    recorded {'0': '99', '1': '-99'}, the rules give {'1': '-17', '0': '17'}
+    ...     print(refused.code, refused.index)
+    ...     for part in refused.message.split(": ", 1):
+    ...         print(part)
+    rescored 2
+    HandScored is not what the rules give
+    points.0: recorded '99', the rules give '17'; points.1: recorded '-99', the rules give '-17'
     """
     state: GameState | None = None
     index = 0
@@ -189,7 +207,7 @@ def _audit_move(state: GameState | None, events: Sequence[Event], index: int) ->
         raise
     except EngineError as exc:  # the rules refuse the recorded move, or its wire form
         raise LogRefused(f"{event.TYPE} is refused: {exc.message}", exc.code, index) from None
-    if _stored(decided[0]) != _stored(event):
+    if not _same(event, decided[0]):
         raise LogRefused(
             f"{event.TYPE} is not what the rules write: {_differs(event, decided[0])}", "event_differs", index
         )
@@ -202,7 +220,7 @@ def _audit_move(state: GameState | None, events: Sequence[Event], index: int) ->
                 position,
             )
         recorded = events[position]
-        if _stored(recorded) != _stored(expected):
+        if not _same(recorded, expected):
             raise LogRefused(
                 f"{recorded.TYPE} is not what the rules give: {_differs(recorded, expected)}",
                 "rescored",

@@ -223,9 +223,9 @@ def inspect_archive(archive: Any) -> Inspection:
         return Inspection(problems)
     games, states = audited_games(archive["games"])
     problems += games
+    problems += round_problems(archive, tournament, states)
     names = {p["id"]: p["name"] for p in archive["players"]}
     problems += table_problems(archive["rounds"], archive["games"], states, tournament, names)
-    problems += round_problems(archive, tournament, states)
     if not problems:  # the standings follow from the rest, once it checks out
         problems += _standings_problems(archive)
     return Inspection(problems, tournament)

@@ -36,7 +36,8 @@ def round_problems(
     and ``states`` the final state of each game whose log passed its audit."""
     names: dict[int, str] = {p["id"]: p["name"] for p in archive["players"]}
     registered = [names.get(r["player"], "") for r in archive["registrations"]]
-    logs = {g["game"]["id"]: g["events"] for g in archive["games"]}
+    # the logs that passed their audit (a result is read from those alone)
+    logs = {g["game"]["id"]: g["events"] for g in archive["games"] if g["game"]["id"] in states}
     rounds = archive["rounds"]
     problems: list[Problem] = []
     if tournament["rounds"] is not None and len(rounds) > tournament["rounds"]:
@@ -345,8 +346,8 @@ def _history_differences(
             out.append((f"history[{h}]", f"round {given.number}'s byes are not those published"))
         else:
             for t, (past_table, table) in enumerate(zip(given.tables, archived["tables"], strict=True)):
-                if past_table.ranking is None:
-                    continue
+                if past_table.ranking is None or table["game"] not in logs:
+                    continue  # read while its game was played, or a log refused already
                 ranking = tuple(frozenset(named(group)) for group in past_table.ranking)
                 if ranking not in _rankings(table, logs.get(table["game"], ()), names):
                     out.append(
@@ -381,15 +382,21 @@ def _published_problems(
     """The round's tables and byes, in the seating input's ids: a valid seating of it, and
     the generated one unless the round says why not (``edit_reason``)."""
     ids = {entrant.name: entrant.id for entrant in request.players}
-
-    def entrant(player: int) -> int:
-        return ids.get(names.get(player, ""), -player)  # not an entrant: validate() names it
-
+    placed = [s["player"] for t in round_["tables"] for s in t["seats"] if s["player"] is not None]
+    outside = sorted({names[p] for p in [*placed, *round_["byes"]] if names[p] not in ids})
+    if outside:
+        return [
+            Problem(
+                "seating_input_mismatch",
+                f"{where}.request.players",
+                f"in the round but not in its seating input: {', '.join(outside)}",
+            )
+        ]
     tables = tuple(
-        SeatingTable(tuple(entrant(s["player"]) for s in t["seats"] if s["player"] is not None))
+        SeatingTable(tuple(ids[names[s["player"]]] for s in t["seats"] if s["player"] is not None))
         for t in round_["tables"]
     )
-    published = Seating(round_["method"], tables, tuple(entrant(p) for p in round_["byes"]))
+    published = Seating(round_["method"], tables, tuple(ids[names[p]] for p in round_["byes"]))
     try:
         validate(published, request)
     except SeatingError as exc:
@@ -398,12 +405,23 @@ def _published_problems(
     same = [t.seats for t in published.tables] == [t.seats for t in generated.tables] and sorted(
         published.byes
     ) == sorted(generated.byes)
+    problems = []
     if round_["status"] != Round.Status.DRAFT and not same and not round_["edit_reason"]:
-        return [
+        problems.append(
             Problem(
                 "tables_edited",
                 f"{where}.tables",
                 "the published tables differ from the generated ones and no reason is given",
             )
-        ]
-    return []
+        )
+    # A table the method seated keeps the notes it gave (an edit rewrites only the notes
+    # of the tables it changes, and gives a table back its notes when it is undone).
+    notes = {t.seats: list(t.notes) for t in generated.tables}
+    for t, (table, document) in enumerate(zip(published.tables, round_["tables"], strict=True)):
+        if table.seats in notes and document["notes"] != notes[table.seats]:
+            problems.append(
+                Problem(
+                    "notes_mismatch", f"{where}.tables[{t}].notes", "the notes are not those of its seating"
+                )
+            )
+    return problems

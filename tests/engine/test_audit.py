@@ -189,8 +189,10 @@ def test_a_digital_hand_rescored_is_refused_with_both_values() -> None:
     with pytest.raises(LogRefused) as refused:
         audited(events)
     assert (refused.value.code, refused.value.index) == ("rescored", scored)
-    assert refused.value.message.startswith("HandScored is not what the rules give: points: recorded ")
-    assert f"'{seat}': '{Fraction(right) + 1}'" in refused.value.message
+    assert refused.value.message == (
+        f"HandScored is not what the rules give: points.{seat}: recorded '{Fraction(right) + 1}', "
+        f"the rules give '{right}'"
+    )
 
 
 def test_a_move_beyond_the_commands_limits_is_refused() -> None:

@@ -392,7 +392,10 @@ def test_import_refuses_a_log_whose_score_is_not_the_rules(ann: Any) -> None:
     assert response.status_code == 400
     data = response.json()
     assert (data["code"], data["index"], data["event_code"]) == ("invalid_log", 2, "rescored")
-    assert data["message"].startswith("event 2: HandScored is not what the rules give: points: recorded ")
+    assert data["message"] == (
+        "event 2: HandScored is not what the rules give: points.0: recorded '99', the rules give '17'; "
+        "points.1: recorded '-99', the rules give '-17'"
+    )
     assert Game.objects.count() == games_before
 
 
