@@ -16,12 +16,12 @@ relies on them):
 
 :func:`verify` is the problems alone; :func:`league.archive_import.import_archive` writes
 nothing unless there are none. The parts that differ between format versions are
-functions of the version (:data:`SHAPES`).
+functions of the version (:data:`league.archive_formats.FORMATS`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -33,161 +33,16 @@ from config.api_errors import ApiError
 from games.parsers import LargeJSONParser, check_values
 from league import services
 from league.archive import FORMAT, SETTINGS, archive_standings
+from league.archive_formats import FORMATS, shape_problems
 from league.archive_games import audited_games, table_problems
-from league.archive_problems import Problem
-from league.archive_rounds import flat_errors, round_problems
+from league.archive_problems import Problem, flat_errors
+from league.archive_rounds import round_problems
 from league.models import Club, Registration, Tournament
 from league.serializers import (
     PlayerCreateSerializer,
     RegistrationUpdateSerializer,
     TournamentCreateSerializer,
 )
-
-# --- shapes --------------------------------------------------------------------------------
-
-INT, STR, BOOL, OBJECT, ANY = "a whole number", "text", "true or false", "an object", "any value"
-
-
-@dataclass(frozen=True)
-class Opt:
-    """``spec`` or null."""
-
-    spec: Any
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """A list of exactly these items (a tuple in JSON)."""
-
-    specs: tuple[Any, ...] = field(default=())
-
-
-# isinstance: an archive built in this process (not read from JSON) holds the models'
-# choices, which are str subclasses.
-_TYPES: dict[str, Callable[[Any], bool]] = {
-    INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
-    STR: lambda v: isinstance(v, str),
-    BOOL: lambda v: isinstance(v, bool),
-    OBJECT: lambda v: isinstance(v, dict),
-    ANY: lambda v: True,
-}
-
-
-def shape_problems(value: Any, spec: Any, where: str, out: list[Problem]) -> None:
-    """Append a problem for each place ``value`` departs from ``spec``: a type name, an
-    :class:`Opt`, a :class:`Fixed`, ``[item spec]`` or ``{key: spec}`` (keys required,
-    others ignored)."""
-    if isinstance(spec, Opt):
-        if value is not None:
-            shape_problems(value, spec.spec, where, out)
-        return
-    if isinstance(spec, str):
-        if not _TYPES[spec](value):
-            out.append(Problem("invalid_archive", where, f"must be {spec}, not {type(value).__name__}"))
-        return
-    if isinstance(spec, Fixed | list):
-        if not isinstance(value, list) or (isinstance(spec, Fixed) and len(value) != len(spec.specs)):
-            size = f"of {len(spec.specs)} items" if isinstance(spec, Fixed) else ""
-            out.append(Problem("invalid_archive", where, f"must be a list {size}".strip()))
-            return
-        specs = spec.specs if isinstance(spec, Fixed) else [spec[0]] * len(value)
-        for index, (item, item_spec) in enumerate(zip(value, specs, strict=True)):
-            shape_problems(item, item_spec, f"{where}[{index}]", out)
-        return
-    if not isinstance(value, dict):
-        out.append(Problem("invalid_archive", where, "must be an object"))
-        return
-    for key, item_spec in spec.items():
-        if key not in value:
-            out.append(Problem("invalid_archive", f"{where}.{key}".lstrip("."), "is missing"))
-        else:
-            shape_problems(value[key], item_spec, f"{where}.{key}".lstrip("."), out)
-
-
-def shape_v1() -> dict[str, Any]:
-    """Format 1. Notes (a round's, a table's, a seating's) are sentences; format 2 will
-    carry codes and parameters instead (its own shape, and its own notes check)."""
-    notes = [STR]
-    request = {
-        "players": [Fixed((INT, STR, Opt(INT)))],
-        "table": Fixed((INT, INT)),
-        "round": INT,
-        "seed": STR,
-        "history": [Fixed((INT, [Fixed(([INT], INT, Opt([[INT]])))], [INT]))],
-        "standings": [INT],
-        "points": [Fixed((INT, STR))],
-        "total_rounds": Opt(INT),
-        "params": OBJECT,
-    }
-    generated = {"method": STR, "tables": [{"seats": [INT], "notes": notes}], "byes": [INT], "notes": notes}
-    table = {
-        "number": INT,
-        "notes": notes,
-        "game": Opt(INT),
-        "seats": [{"position": INT, "player": Opt(INT), "bot": STR}],
-    }
-    settings: dict[str, Any] = dict.fromkeys(SETTINGS, STR)
-    settings.update(
-        options=OBJECT,
-        seating_params=OBJECT,
-        table_min=INT,
-        table_max=INT,
-        rounds=Opt(INT),
-        bots=BOOL,
-        min_games=INT,
-    )
-    settings.update(placement_points=[ANY], tiebreaks=[ANY])
-    return {
-        "club": {"slug": STR, "name": STR},
-        "tournament": settings,
-        "players": [{"id": INT, "name": STR}],
-        "registrations": [
-            {
-                "player": INT,
-                "status": STR,
-                "from_round": INT,
-                "dropped_after": Opt(INT),
-                "seed_number": Opt(INT),
-            }
-        ],
-        "rounds": [
-            {
-                "number": INT,
-                "status": STR,
-                "method": STR,
-                "params": OBJECT,
-                "seed": STR,
-                "input_digest": STR,
-                "request": request,
-                "generated": generated,
-                "byes": [INT],
-                "notes": notes,
-                "edit_reason": STR,
-                "published_at": Opt(STR),
-                "completed_at": Opt(STR),
-                "tables": [table],
-            }
-        ],
-        "games": [
-            {
-                "game": {
-                    "id": INT,
-                    "mode": STR,
-                    "status": STR,
-                    "version": INT,
-                    "ruleset": OBJECT,
-                    "seats": [{"name": STR, "bot": Opt(STR)}],
-                },
-                "events": [{"seq": INT, "type": STR, "schema_version": INT, "data": OBJECT}],
-            }
-        ],
-        "standings": [OBJECT],
-    }
-
-
-# The shape of each format version this instance reads.
-SHAPES: dict[int, dict[str, Any]] = {1: shape_v1()}
-
 
 # --- the whole -------------------------------------------------------------------------------
 
@@ -215,7 +70,8 @@ def inspect_archive(archive: Any) -> Inspection:
     except ApiError as exc:
         where = str(exc.extra.get("detail", {}).get("path", "$")).removeprefix("$").lstrip(".") or "archive"
         return Inspection([Problem(exc.error_code, where, exc.message)])
-    shape_problems(archive, SHAPES[archive["format_version"]], "", problems)
+    version = FORMATS[archive["format_version"]]
+    shape_problems(archive, version.shape, "", problems)
     if problems:
         return Inspection(problems)
     problems, tournament = _field_problems(archive)
@@ -223,7 +79,7 @@ def inspect_archive(archive: Any) -> Inspection:
         return Inspection(problems)
     games, states = audited_games(archive["games"])
     problems += games
-    problems += round_problems(archive, tournament, states)
+    problems += round_problems(archive, tournament, states, version)
     names = {p["id"]: p["name"] for p in archive["players"]}
     problems += table_problems(archive["rounds"], archive["games"], states, tournament, names)
     if not problems:  # the standings follow from the rest, once it checks out
@@ -237,8 +93,8 @@ def _format_problems(archive: Any) -> list[Problem]:
     if archive.get("format") != FORMAT:
         return [Problem("not_an_archive", "format", f"not a tournament archive (format is not {FORMAT!r})")]
     version = archive.get("format_version")
-    if type(version) is not int or version not in SHAPES:
-        readable = ", ".join(map(str, SHAPES))
+    if type(version) is not int or version not in FORMATS:
+        readable = ", ".join(map(str, FORMATS))
         return [
             Problem(
                 "unsupported_version",

@@ -1,39 +1,31 @@
 """The rounds of a tournament archive: each round's record (numbers, status, dates,
-tables and seats), its seating input against the rest of the archive (the tournament's
-seed, method, table sizes and parameters, the registered players in order, the earlier
-rounds as published and their results), the seating computed again from that input,
-and the published tables against it (docs/archive.md, "Checking one").
-
-Players are compared by name: an imported round keeps the archive's seating input and
-generated seating, under the original instance's player ids, while its tables seat
-this instance's players (a club's player names are unique)."""
+tables and seats, with the API's limits), then its seating
+(:mod:`league.archive_seating`) once the record is sound (docs/archive.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
 from games import services as game_services
 from league import services
-from league.archive_problems import Problem
+from league.archive_formats import Format
+from league.archive_problems import Problem, api_problems
+from league.archive_seating import seating_problems
 from league.models import Round, Tournament
-from league.seating import Request, Seating, SeatingError, input_digest, make_seating, manual, validate
-from league.seating import Table as SeatingTable
 from league.serializers import PublishSerializer, RoundUpdateSerializer
-from league.standings import GameFold
 
 Names = Mapping[int, str]
-# A table's finishing order by player name, best first (ties share a set).
-Ranking = tuple[frozenset[str], ...]
 
 
 def round_problems(
-    archive: Mapping[str, Any], tournament: Mapping[str, Any], states: Mapping[int, Any]
+    archive: Mapping[str, Any], tournament: Mapping[str, Any], states: Mapping[int, Any], version: Format
 ) -> list[Problem]:
-    """Every problem of the archive's rounds; ``tournament`` holds the checked settings
-    and ``states`` the final state of each game whose log passed its audit."""
+    """Every problem of the archive's rounds; ``tournament`` holds the checked settings,
+    ``states`` the final state of each game whose log passed its audit, ``version`` what
+    is particular to the archive's format version."""
     names: dict[int, str] = {p["id"]: p["name"] for p in archive["players"]}
     registered = [names.get(r["player"], "") for r in archive["registrations"]]
     # the logs that passed their audit (a result is read from those alone)
@@ -53,8 +45,8 @@ def round_problems(
         where = f"rounds[{i}]"
         found = _record_problems(round_, i, len(rounds), tournament, states, names, where)
         if not found:  # the seating is checked on a sound record only
-            found = _seating_problems(
-                round_, rounds[:i], tournament, names, registered, entrants, logs, where
+            found = seating_problems(
+                round_, rounds[:i], tournament, names, registered, entrants, logs, version, where
             )
         problems += found
     return problems
@@ -93,7 +85,7 @@ def _record_problems(
         )
     if round_["seed"] != tournament["seed"]:
         problems.append(Problem("seed_mismatch", f"{where}.seed", "the round's seed is not the tournament's"))
-    problems += _api_shape(PublishSerializer, {"edit_reason": round_["edit_reason"]}, where)
+    problems += api_problems(PublishSerializer, {"edit_reason": round_["edit_reason"]}, where)
     if not problems:
         try:
             services.checked_edit_reason(round_["edit_reason"])
@@ -102,7 +94,7 @@ def _record_problems(
     problems += _dates(round_, where)
     tables = round_["tables"]
     players = [[seat["player"] for seat in t["seats"] if seat["player"] is not None] for t in tables]
-    problems += _api_shape(RoundUpdateSerializer, {"tables": players, "byes": round_["byes"]}, where)
+    problems += api_problems(RoundUpdateSerializer, {"tables": players, "byes": round_["byes"]}, where)
     for t, table in enumerate(tables):
         problems += _table_problems(table, t, status, tournament, states, names, f"{where}.tables[{t}]")
     for b, player in enumerate(round_["byes"]):
@@ -176,252 +168,4 @@ def _table_problems(
             problems.append(Problem("unknown_player", f"{at}.player", f"player {player} is not in players"))
         elif player is None and (not bots or bot != tournament["bot"]):
             problems.append(Problem("invalid_seat", at, f"the tournament seats no bot {bot!r}"))
-    return problems
-
-
-def _api_shape(shape: Any, data: Mapping[str, Any], where: str) -> list[Problem]:
-    """The API's serializer ``shape`` on ``data``: its refusals as problems."""
-    checked = shape(data=data)
-    if checked.is_valid():
-        return []
-    return [
-        Problem("invalid_request", f"{where}.{path}", message)
-        for path, message in flat_errors(checked.errors)
-    ]
-
-
-def flat_errors(errors: Any, path: str = "") -> list[tuple[str, str]]:
-    """A serializer's nested errors as (path, message) pairs."""
-    items: list[tuple[Any, Any]]
-    if isinstance(errors, Mapping):
-        items = list(errors.items())
-    elif isinstance(errors, list) and errors and not isinstance(errors[0], str):
-        items = list(enumerate(errors))  # a list field's children, by index
-    else:
-        return [(path, " ".join(str(e) for e in errors) if isinstance(errors, list) else str(errors))]
-    out = []
-    for key, value in items:
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
-        out += flat_errors(value, f"{path}{step}")
-    return out
-
-
-# --- the seating -----------------------------------------------------------------------------
-
-
-def _seating_problems(
-    round_: Mapping[str, Any],
-    earlier: Sequence[Mapping[str, Any]],
-    tournament: Mapping[str, Any],
-    names: Names,
-    registered: Sequence[str],
-    entrants: dict[int, str],
-    logs: Mapping[int, Sequence[Mapping[str, Any]]],
-    where: str,
-) -> list[Problem]:
-    try:
-        request = Request.from_dict(round_["request"])
-        generated = round_["generated"]
-        readable = (
-            request.to_dict() == round_["request"] and Seating.from_dict(generated).to_dict() == generated
-        )
-    except (KeyError, TypeError, ValueError, ZeroDivisionError, ArithmeticError):
-        readable = False
-    if not readable:
-        return [
-            Problem(
-                "seating_unreadable", f"{where}.request", "the seating input is not in the form rounds store"
-            )
-        ]
-    method = round_["method"]
-    problems = []
-    if input_digest(request, method) != round_["input_digest"]:
-        problems.append(
-            Problem("digest_mismatch", f"{where}.input_digest", "the digest is not that of the seating input")
-        )
-    if request.seed != tournament["seed"]:
-        problems.append(
-            Problem(
-                "seed_mismatch", f"{where}.request.seed", "the seating input's seed is not the tournament's"
-            )
-        )
-    problems += [
-        Problem("seating_input_mismatch", f"{where}.request.{field}", message)
-        for field, message in _input_differences(
-            round_, request, tournament, registered, entrants, earlier, names, logs
-        )
-    ]
-    if problems:  # seated again only from an input the archive vouches for: its costs are bounded
-        return problems
-    try:
-        again = make_seating(method, request).to_dict()
-    except SeatingError as exc:
-        return [
-            *problems,
-            Problem(
-                "seating_mismatch", f"{where}.generated", f"the seating cannot be made again: {exc.message}"
-            ),
-        ]
-    for key in ("method", "tables", "byes", "notes"):
-        if again[key] != round_["generated"][key]:
-            problems.append(
-                Problem(
-                    "seating_mismatch",
-                    f"{where}.generated.{key}",
-                    f"computed again: {again[key]!r}; archived: {round_['generated'][key]!r}",
-                )
-            )
-    return problems + _published_problems(round_, request, names, where)
-
-
-def _input_differences(
-    round_: Mapping[str, Any],
-    request: Request,
-    tournament: Mapping[str, Any],
-    registered: Sequence[str],
-    entrants: dict[int, str],
-    earlier: Sequence[Mapping[str, Any]],
-    names: Names,
-    logs: Mapping[int, Sequence[Mapping[str, Any]]],
-) -> list[tuple[str, str]]:
-    """How the seating input departs from what the archive says it was given."""
-    out = []
-    sizes = (services.smallest_table(Tournament(**tournament)), tournament["table_max"])
-    if (request.table_min, request.table_max) != sizes:
-        given_sizes = f"{request.table_min}-{request.table_max}"
-        out.append(("table", f"tables of {given_sizes}, not the tournament's {sizes[0]}-{sizes[1]}"))
-    if request.round_number != round_["number"]:
-        out.append(("round", f"it seats round {request.round_number}"))
-    params = tournament["seating_params"]
-    # A manual round adds the director's tables to the parameters; any other method
-    # takes the tournament's as they are (a parameter is a cost the API bounds).
-    given = dict(request.params) if round_["method"] == manual.METHOD else params
-    if round_["params"] != request.params or request.params != {**given, **params}:
-        out.append(("params", "the parameters are not the tournament's seating parameters"))
-    order = []
-    for e, entrant in enumerate(request.players):
-        if entrants.setdefault(entrant.id, entrant.name) != entrant.name:
-            out.append(
-                (f"players[{e}]", f"player {entrant.id} is {entrants[entrant.id]!r} in an earlier round")
-            )
-        if entrant.name not in registered:
-            out.append((f"players[{e}]", f"{entrant.name!r} is not registered"))
-        else:
-            order.append(registered.index(entrant.name))
-    if order != sorted(set(order)):
-        out.append(("players", "the players are not each once in registration order"))
-    ids = {entrant.id for entrant in request.players}
-    if not set(request.standings) <= ids or not set(request.points) <= ids:
-        out.append(("standings", "the standings name players who are not in the round"))
-    out += _history_differences(request, earlier, entrants, names, logs)
-    return out
-
-
-def _history_differences(
-    request: Request,
-    earlier: Sequence[Mapping[str, Any]],
-    entrants: Mapping[int, str],
-    names: Names,
-    logs: Mapping[int, Sequence[Mapping[str, Any]]],
-) -> list[tuple[str, str]]:
-    """The seating input's history against the earlier rounds as published: their tables
-    (players only, seat 0 dealing first), byes, and each table's finishing order, which
-    must be one its game had at some point of its log (or none, while it was played)."""
-    past = [r for r in earlier if r["status"] != Round.Status.DRAFT]
-    if [r.number for r in request.history] != [r["number"] for r in past]:
-        return [("history", "the history does not list the earlier rounds")]
-
-    def named(ids: Sequence[int]) -> list[str]:
-        return [entrants.get(p, f"#{p}") for p in ids]
-
-    out = []
-    for h, (given, archived) in enumerate(zip(request.history, past, strict=True)):
-        tables = [
-            [names.get(s["player"], "") for s in t["seats"] if s["player"] is not None]
-            for t in archived["tables"]
-        ]
-        if [named(t.seats) for t in given.tables] != tables or any(t.first_dealer != 0 for t in given.tables):
-            out.append((f"history[{h}]", f"round {given.number}'s tables are not those published"))
-        elif sorted(named(given.byes)) != sorted(names.get(p, "") for p in archived["byes"]):
-            out.append((f"history[{h}]", f"round {given.number}'s byes are not those published"))
-        else:
-            for t, (past_table, table) in enumerate(zip(given.tables, archived["tables"], strict=True)):
-                if past_table.ranking is None or table["game"] not in logs:
-                    continue  # read while its game was played, or a log refused already
-                ranking = tuple(frozenset(named(group)) for group in past_table.ranking)
-                if ranking not in _rankings(table, logs.get(table["game"], ()), names):
-                    out.append(
-                        (f"history[{h}]", f"round {given.number} table {t + 1}: no result of its game")
-                    )
-    return out
-
-
-def _rankings(table: Mapping[str, Any], events: Sequence[Mapping[str, Any]], names: Names) -> set[Ranking]:
-    """Every finishing order (by player name; bots left out) the table's game had at
-    some point of its log: a correction may have changed it since a later round read it."""
-    players = [names.get(s["player"], "") if s["player"] is not None else None for s in table["seats"]]
-    fold = GameFold()
-    found: set[Ranking] = set()
-    for event in events:
-        if fold.feed(event) is None:
-            continue
-        places = fold.result().places
-        if places is None or len(places) != len(players):
-            continue
-        groups = [
-            frozenset(p for seat, p in enumerate(players) if places[seat] == place and p is not None)
-            for place in sorted(set(places))
-        ]
-        found.add(tuple(g for g in groups if g))
-    return found
-
-
-def _published_problems(
-    round_: Mapping[str, Any], request: Request, names: Names, where: str
-) -> list[Problem]:
-    """The round's tables and byes, in the seating input's ids: a valid seating of it, and
-    the generated one unless the round says why not (``edit_reason``)."""
-    ids = {entrant.name: entrant.id for entrant in request.players}
-    placed = [s["player"] for t in round_["tables"] for s in t["seats"] if s["player"] is not None]
-    outside = sorted({names[p] for p in [*placed, *round_["byes"]] if names[p] not in ids})
-    if outside:
-        return [
-            Problem(
-                "seating_input_mismatch",
-                f"{where}.request.players",
-                f"in the round but not in its seating input: {', '.join(outside)}",
-            )
-        ]
-    tables = tuple(
-        SeatingTable(tuple(ids[names[s["player"]]] for s in t["seats"] if s["player"] is not None))
-        for t in round_["tables"]
-    )
-    published = Seating(round_["method"], tables, tuple(ids[names[p]] for p in round_["byes"]))
-    try:
-        validate(published, request)
-    except SeatingError as exc:
-        return [Problem(exc.code, f"{where}.tables", exc.message)]
-    generated = Seating.from_dict(round_["generated"])
-    same = [t.seats for t in published.tables] == [t.seats for t in generated.tables] and sorted(
-        published.byes
-    ) == sorted(generated.byes)
-    problems = []
-    if round_["status"] != Round.Status.DRAFT and not same and not round_["edit_reason"]:
-        problems.append(
-            Problem(
-                "tables_edited",
-                f"{where}.tables",
-                "the published tables differ from the generated ones and no reason is given",
-            )
-        )
-    # A table the method seated keeps the notes it gave (an edit rewrites only the notes
-    # of the tables it changes, and gives a table back its notes when it is undone).
-    notes = {t.seats: list(t.notes) for t in generated.tables}
-    for t, (table, document) in enumerate(zip(published.tables, round_["tables"], strict=True)):
-        if table.seats in notes and document["notes"] != notes[table.seats]:
-            problems.append(
-                Problem(
-                    "notes_mismatch", f"{where}.tables[{t}].notes", "the notes are not those of its seating"
-                )
-            )
     return problems

@@ -186,6 +186,14 @@ def change_generated(a: Archive) -> None:
     tables[0]["seats"], tables[1]["seats"] = tables[1]["seats"], tables[0]["seats"]
 
 
+def change_table_notes(a: Archive) -> None:
+    a["rounds"][0]["tables"][0]["notes"] = ["seated by the director"]
+
+
+def change_generated_notes(a: Archive) -> None:
+    a["rounds"][1]["generated"]["tables"][0]["notes"].append("a note the method never wrote")
+
+
 def change_tournament_seed(a: Archive) -> None:
     a["tournament"]["seed"] = "another seed"
 
@@ -245,6 +253,8 @@ TAMPERINGS: list[tuple[str, str, Callable[[Archive], None], bool, str]] = [
     ("games exchanged between rounds", "cards", swap_games_between_rounds, True, "table_game_mismatch"),
     ("a seating edited with a reason", "cards", move_player, True, "table_game_mismatch"),
     ("a generated seating changed", "cards", change_generated, False, "seating_mismatch"),
+    ("a table's notes changed", "cards", change_table_notes, False, "notes_mismatch"),
+    ("a generated seating's notes changed", "cards", change_generated_notes, False, "notes_mismatch"),
     ("the tournament's seed changed", "cards", change_tournament_seed, False, "seed_mismatch"),
     ("a round's seed changed", "cards", change_round_seed, False, "seed_mismatch"),
     ("a seating input's seed changed, reseated", "cards", change_request_seed, False, "seed_mismatch"),
