@@ -32,6 +32,7 @@ from league.models import (
     Tournament,
 )
 from league.seating import Entrant, PastRound, PastTable, Request, input_digest, make_seating
+from tests.support.archive_corpus import mutated, paths
 from tests.support.games import client_for
 from tests.support.rated import club_with, open_club_game, record_hand
 
@@ -279,24 +280,6 @@ def test_the_archive_waits_for_games_in_play(cup: Tournament, ann: Any) -> None:
     assert (response.status_code, response.json()["code"]) == (403, "export_not_allowed")
     missing = client_for(None).get("/api/v1/tournaments/424242/archive")
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
-
-
-def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path into a JSON value (keys and list indexes)."""
-    found = [prefix] if prefix else []
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
-    for key, item in items:
-        found += paths(item, (*prefix, key))
-    return found
-
-
-def mutated(archive: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    copy_ = copy.deepcopy(archive)
-    node: Any = copy_
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = value
-    return copy_
 
 
 def test_a_tampered_archive_of_any_shape_is_reported_never_a_crash(cup: Tournament) -> None:

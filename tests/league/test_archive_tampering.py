@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import random
 from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
@@ -26,7 +27,7 @@ from league.archive_check import verify
 from league.archive_import import import_archive
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
 from league.seating import Request, input_digest, make_seating
-from tests.support.archive_corpus import card_cup
+from tests.support.archive_corpus import card_cup, mutated, paths
 
 pytestmark = pytest.mark.django_db
 
@@ -459,4 +460,25 @@ def test_the_commands_say_what_is_wrong(corpus: dict[str, Archive], tmp_path: Pa
         call_command("import_archive", str(path), stdout=StringIO(), stderr=err)
     assert str(refused.value).endswith("(rescored); nothing was imported")
     assert err.getvalue() == f"{line}\n"
+    assert counts() == before
+
+
+def test_random_damage_is_reported_never_a_crash(corpus: dict[str, Archive]) -> None:
+    """Any value anywhere (the card cup's logs included) gives problems, never an
+    exception; an import of such an archive is refused or loads, and never crashes."""
+    rng = random.Random(24)
+    values = [None, "x", "", [], {}, -1, 0, 2, 10**30, 3.5, True, "1/0", "AS", ["AS"], [[1]], {"a": 1}]
+    archive = corpus["cards"]
+    every = paths(archive)
+    before = counts()
+    for n, path in enumerate(rng.sample(every, 150)):
+        damaged = mutated(archive, path, rng.choice(values))
+        assert all(p.code and p.where and p.message for p in verify(damaged)), path
+        if n % 10 == 0:
+            try:
+                with transaction.atomic():
+                    import_archive({**damaged, "club": {"slug": "elsewhere", "name": "Elsewhere"}})
+                    transaction.set_rollback(True)
+            except ArchiveError as exc:
+                assert exc.code and exc.problems, path
     assert counts() == before

@@ -5,6 +5,7 @@ others) and a director's correction."""
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -103,3 +104,21 @@ def card_cup(club: Club) -> Tournament:
                 correct(table.game_id, rng)
         assert services.check_round_complete(Round.objects.get(pk=round_.pk))
     return Tournament.objects.get(pk=tournament.pk)
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON value (keys and list indexes)."""
+    found = [prefix] if prefix else []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, item in items:
+        found += paths(item, (*prefix, key))
+    return found
+
+
+def mutated(archive: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    copy_ = copy.deepcopy(archive)
+    node: Any = copy_
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return copy_
