@@ -33,7 +33,7 @@ from config.api_errors import ApiError
 from games.parsers import LargeJSONParser, check_values
 from league import services
 from league.archive import FORMAT, SETTINGS, archive_standings
-from league.archive_formats import FORMATS, shape_problems
+from league.archive_formats import FORMATS, Format, shape_problems
 from league.archive_games import audited_games, table_problems
 from league.archive_problems import Problem, flat_errors
 from league.archive_rounds import round_problems
@@ -77,14 +77,23 @@ def inspect_archive(archive: Any) -> Inspection:
     problems, tournament = _field_problems(archive)
     if problems:
         return Inspection(problems)
+    try:
+        problems = _whole_problems(archive, tournament, version)
+    except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
+        # The stages before vouch for every field these checks read; should one still
+        # trip on a value, the archive is refused with a problem, never a traceback.
+        problems = [Problem("cannot_check", "archive", f"the archive cannot be checked: {exc!r}")]
+    return Inspection(problems, tournament)
+
+
+def _whole_problems(archive: Mapping[str, Any], tournament: dict[str, Any], version: Format) -> list[Problem]:
     games, states = audited_games(archive["games"])
-    problems += games
-    problems += round_problems(archive, tournament, states, version)
+    problems = games + round_problems(archive, tournament, states, version)
     names = {p["id"]: p["name"] for p in archive["players"]}
     problems += table_problems(archive["rounds"], archive["games"], states, tournament, names)
     if not problems:  # the standings follow from the rest, once it checks out
         problems += _standings_problems(archive)
-    return Inspection(problems, tournament)
+    return problems
 
 
 def _format_problems(archive: Any) -> list[Problem]:
