@@ -66,7 +66,15 @@ def _record_problems(record: Mapping[str, Any], state: engine.GameState, where: 
         "ruleset": state.ruleset.to_dict(),
         "seats": [{"name": seat.name, "bot": seat.bot} for seat in state.seats],
     }
-    archived = {**record, "seats": [{"name": s["name"], "bot": s["bot"]} for s in record["seats"]]}
+    try:  # both read as the engine reads a stored rule set (options it added since: defaults)
+        ruleset = engine.RuleSet.from_dict(record["ruleset"]).to_dict()
+    except (engine.InvalidRuleSet, TypeError, ValueError):
+        ruleset = record["ruleset"]
+    archived = {
+        **record,
+        "ruleset": ruleset,
+        "seats": [{"name": s["name"], "bot": s["bot"]} for s in record["seats"]],
+    }
     return [
         Problem(
             "game_record_mismatch",

@@ -36,13 +36,17 @@ def seating_problems(
     version: Format,
     where: str,
 ) -> list[Problem]:
+    """The problems of one round's seating. ``earlier`` are the rounds before it,
+    ``registered`` the registered players' names in registration order, ``entrants``
+    the names every seating input so far gave its player ids (filled as it goes), and
+    ``logs`` the events of each game whose log passed its audit."""
     try:
         request = Request.from_dict(round_["request"])
         generated = round_["generated"]
         readable = (
             request.to_dict() == round_["request"] and Seating.from_dict(generated).to_dict() == generated
         )
-    except (KeyError, TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+    except (KeyError, TypeError, ValueError, ArithmeticError):
         readable = False
     if not readable:
         return [

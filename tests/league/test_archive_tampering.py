@@ -160,6 +160,11 @@ def swap_scoring(a: Archive) -> None:
     events[i - 1], events[i] = events[i], events[i - 1]
 
 
+def change_game_record(a: Archive) -> None:
+    """A game still in play (the Swiss's round 2) said to be finished."""
+    a["games"][-1]["game"]["status"] = "finished"
+
+
 def name_another_rounds_game(a: Archive) -> None:
     a["rounds"][1]["tables"][0]["game"] = a["rounds"][0]["tables"][0]["game"]
 
@@ -251,6 +256,7 @@ TAMPERINGS: list[tuple[str, str, Callable[[Archive], None], bool, str]] = [
     ("a penalty dropped, resealed", "demo", drop_correction, False, "events_out_of_order"),
     ("two draws swapped, resealed", "cards", swap_events, True, "forged_move"),
     ("a reveal and the scoring swapped, resealed", "cards", swap_scoring, True, "not_a_move"),
+    ("a game in play said finished", "swiss", change_game_record, False, "game_record_mismatch"),
     ("a table names another round's game", "cards", name_another_rounds_game, False, "game_named_twice"),
     ("games exchanged between rounds", "cards", swap_games_between_rounds, True, "table_game_mismatch"),
     ("a seating edited with a reason", "cards", move_player, True, "table_game_mismatch"),
