@@ -406,7 +406,7 @@ def checked_log(log_events: Sequence[Any]) -> tuple[list[Event], GameState]:
     """A stored log's events and final state if the rules would have written it
     (:func:`engine.audit_log`: every move decided again, every hand scored again) and it
     seats only bots this server runs; else :class:`InvalidLog` naming the first event
-    that differs. What :func:`import_game` and the tournament archive check."""
+    that differs. Used by :func:`import_game` and by the tournament archive check."""
     events: list[Event] = []
     for index, stored in enumerate(log_events):
         try:
