@@ -9,6 +9,8 @@ A game at a table is nothing but its event log; its state is ``replay(events)``.
   (every code is in :data:`CODES`, with what it means).
 - :func:`apply` ``(state, event) -> state`` and :func:`replay` ``(events) -> state``:
   the pure fold. No random number is ever drawn while replaying.
+- :func:`audit_log` ``(events) -> state``: a log from outside replayed command by command,
+  every move decided again and every hand scored again (:class:`LogRefused` otherwise).
 - :func:`legal_commands` ``(state)``: what the seat to act may do, cards included (for
   recorders); :func:`view` ``(state, seat)`` lists only what that viewer may know.
 - :func:`due_entries` ``(state, seat)``: what comes next, named even where it is free-form
@@ -40,6 +42,7 @@ engine.errors.IllegalMove: no hand is being played (the game is awaiting deal)
 from __future__ import annotations
 
 from engine.arrangement import Arrangement, best_arrangement, best_discard, deadwood
+from engine.audit import LogRefused, audit_log
 from engine.cards import Card, InvalidCard, format_cards, full_deck, parse_cards
 from engine.checks import CODES
 from engine.commands import (
@@ -133,6 +136,7 @@ __all__ = [
     "InvalidShowdown",
     "Knock",
     "Knocked",
+    "LogRefused",
     "MatchResult",
     "Meld",
     "PassUpcard",
@@ -153,6 +157,7 @@ __all__ = [
     "UpcardPassed",
     "View",
     "apply",
+    "audit_log",
     "best_arrangement",
     "best_discard",
     "command_from_dict",

@@ -402,6 +402,30 @@ def _append(
 # --- import ------------------------------------------------------------------------------
 
 
+def checked_log(log_events: Sequence[Any]) -> tuple[list[Event], GameState]:
+    """A stored log's events and final state if the rules would have written it
+    (:func:`engine.audit_log`: every move decided again, every hand scored again) and it
+    seats only bots this server runs; else :class:`InvalidLog` naming the first event
+    that differs. Used by :func:`import_game` and by the tournament archive check."""
+    events: list[Event] = []
+    for index, stored in enumerate(log_events):
+        try:
+            event = engine.event_from_dict(stored)
+            for where, bot in bots_named_in(event):
+                check_known_bot(bot, where=where)  # the worker could not run it
+        except EngineError as exc:
+            raise InvalidLog(index=index, event_code=exc.code, message=exc.message) from None
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError) as exc:
+            raise InvalidLog(index=index, event_code="invalid_event", message=str(exc) or repr(exc)) from None
+        events.append(event)
+    if not events:
+        raise InvalidLog(index=0, event_code="empty_log", message="the log has no events")
+    try:
+        return events, engine.audit_log(events)
+    except engine.LogRefused as exc:
+        raise InvalidLog(index=exc.index, event_code=exc.code, message=exc.message) from None
+
+
 def import_game(
     *,
     log_events: Sequence[Any],
@@ -409,24 +433,9 @@ def import_game(
     source: str,
     idempotency_key: str | None = None,
 ) -> SubmitResult:
-    """Store a whole exported log as a new game owned by ``owner``, after checking that
-    it replays; the first event that does not is named in :class:`InvalidLog` and
-    nothing is written."""
-    events: list[Event] = []
-    state: GameState | None = None
-    for index, stored in enumerate(log_events):
-        try:
-            event = engine.event_from_dict(stored)
-            for where, bot in bots_named_in(event):
-                check_known_bot(bot, where=where)  # the worker could not run it
-            state = engine.apply(state, event)
-        except EngineError as exc:
-            raise InvalidLog(index=index, event_code=exc.code, message=exc.message) from None
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError) as exc:
-            raise InvalidLog(index=index, event_code="invalid_event", message=str(exc) or repr(exc)) from None
-        events.append(event)
-    if state is None:
-        raise InvalidLog(index=0, event_code="empty_log", message="the log has no events")
+    """Store a whole exported log as a new game owned by ``owner``, once
+    :func:`checked_log` accepts it; otherwise nothing is written."""
+    events, state = checked_log(log_events)
     started = events[0]
     assert isinstance(started, GameStarted)  # engine.apply refuses a log that opens otherwise
     owner_id = _actor_id(owner)

@@ -199,41 +199,11 @@ def _seating_params(value: Any) -> dict[str, int]:
         raise LeagueError(exc.code, exc.message) from None
 
 
-def check_archived_settings(settings: Mapping[str, Any]) -> None:
-    """Refuse (LeagueError) the settings of an imported archive's tournament unless each
-    passes the checks of the API's create (league.limits, the engine's rule set, the
-    standings): the archive import calls it before it writes anything."""
-    kind = settings.get("kind")
-    if kind not in Tournament.Kind.values:
-        raise LeagueError("invalid_request", f"kind must be one of {', '.join(Tournament.Kind.values)}")
-    if settings.get("status") not in Tournament.Status.values:
-        raise LeagueError("invalid_request", f"status must be one of {', '.join(Tournament.Status.values)}")
-    checked = _check_settings(
-        {
-            "preset": settings.get("preset"),
-            "options": settings.get("options"),
-            "table_min": settings.get("table_min"),
-            "table_max": settings.get("table_max"),
-            "seating": settings.get("seating"),
-            "rounds": settings.get("rounds"),
-            "bots": settings.get("bots"),
-            "bot": settings.get("bot"),
-            "mode": settings.get("mode"),
-        }
-    )
-    _name(settings.get("name"))
-    _name(settings.get("seed"), "seed", limits.SEED_LENGTH)
-    _seating_params(settings.get("seating_params"))
-    try:
-        limits.stake(settings.get("stake"))
-    except limits.OutOfLimits as exc:
-        raise LeagueError(exc.code, exc.message) from None
-    _standings_settings(settings, preset=checked.preset, kind=kind)
-
-
-def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournament:
-    """A new tournament of ``club`` in ``registration``, its rule set stored resolved and
-    its seed drawn (``secrets``) unless ``data`` gives one."""
+def tournament_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The checked fields of a new tournament from a create body: every stored setting but
+    its club, slug, status and creator; the rule set resolved, the seed drawn
+    (``secrets``) unless ``data`` gives one. The archive import checks an archived
+    tournament's settings with it too, so both refuse the same values."""
     name = _name(data.get("name"))
     kind = data.get("kind", Tournament.Kind.TOURNAMENT)
     if kind not in Tournament.Kind.values:
@@ -262,24 +232,32 @@ def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournamen
     seed = _name(seed, "seed", limits.SEED_LENGTH)
     params = _seating_params(data.get("seating_params", {}))
     scoring = _standings_settings(data, preset=checked.preset, kind=kind)
+    return {
+        **scoring,
+        "name": name,
+        "kind": kind,
+        "preset": checked.preset,
+        "options": checked.options,
+        "mode": checked.mode,
+        "table_min": checked.table_min,
+        "table_max": checked.table_max,
+        "seating": checked.seating,
+        "seating_params": dict(params),
+        "rounds": checked.rounds,
+        "bots": checked.bots,
+        "bot": checked.bot,
+        "seed": seed,
+    }
+
+
+def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournament:
+    """A new tournament of ``club`` in ``registration`` (:func:`tournament_fields`)."""
+    fields = tournament_fields(data)
     with transaction.atomic():
         return Tournament.objects.create(
-            **scoring,
+            **fields,
             club=club,
-            name=name,
-            slug=_unique_slug(club, name),
-            kind=kind,
-            preset=checked.preset,
-            options=checked.options,
-            mode=checked.mode,
-            table_min=checked.table_min,
-            table_max=checked.table_max,
-            seating=checked.seating,
-            seating_params=dict(params),
-            rounds=checked.rounds,
-            bots=checked.bots,
-            bot=checked.bot,
-            seed=seed,
+            slug=_unique_slug(club, fields["name"]),
             status=Tournament.Status.REGISTRATION,
             created_by=by if getattr(by, "is_authenticated", False) else None,
         )
@@ -398,9 +376,14 @@ def close_tournament(tournament: Tournament, by: Any) -> Tournament:
 # --- players and registrations ------------------------------------------------------------
 
 
+def player_name(value: Any) -> str:
+    """A club player's name as every write takes it (and the archive import)."""
+    return _name(value, "name", limits.PLAYER_NAME_LENGTH)
+
+
 def add_player(club: Club, name: Any, user: Any = None) -> Player:
     """A new club player (``player_exists`` if the club has one of that name)."""
-    clean = _name(name, "name", limits.PLAYER_NAME_LENGTH)
+    clean = player_name(name)
     try:
         with transaction.atomic():
             return Player.objects.create(club=club, name=clean, user=user)
@@ -429,7 +412,7 @@ def register(
         raise LeagueError("invalid_request", 'give either "player" (an id) or "name"')
     with transaction.atomic():
         if player is None:
-            clean = _name(name, "name", limits.PLAYER_NAME_LENGTH)
+            clean = player_name(name)
             player, _ = Player.objects.get_or_create(club=tournament.club, name=clean)
         elif player.club_id != tournament.club_id:
             raise LeagueError("not_found", f"the club has no player {player.pk}", 404)
@@ -864,6 +847,11 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
             ]
         round_.save()
         return round_
+
+
+def checked_edit_reason(value: Any) -> str:
+    """An edit reason as publishing and editing a round take it (and the archive import)."""
+    return _edit_reason(value)
 
 
 def _edit_reason(value: Any) -> str:

@@ -11,6 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
+import engine
 from games import services, store
 from games.models import Game, GameEvent, Source
 from tests.support.games import a_legal_move, client_for, new_game
@@ -374,6 +375,28 @@ def test_import_refuses_a_bad_log_naming_the_first_bad_event(
     assert (data["index"], data["event_code"]) == (index, event_code)
     assert data["message"].startswith(f"event {index}: ")
     assert (Game.objects.count(), GameEvent.objects.count()) == (games_before, events_before)
+
+
+def test_import_refuses_a_log_whose_score_is_not_the_rules(ann: Any) -> None:
+    """A recorded hand's score is computed again from the recorded entry: a log whose
+    HandScored says otherwise is refused, though it replays event by event."""
+    log = engine.decide(
+        None, engine.StartGame(engine.get_ruleset("knock-rummy", hands=1), ("A", "B"), "physical")
+    )
+    log += engine.decide(engine.replay(log), engine.RecordHandResult(knocker=0, deadwood={0: 3, 1: 20}))
+    events = [engine.event_to_dict(e) for e in log]
+    events[2]["data"]["points"] = {"0": "99", "1": "-99"}
+    engine.replay(engine.event_from_dict(e) for e in events)  # the plain fold takes it
+    games_before = Game.objects.count()
+    response = client_for(ann).post(f"{URL}/import", {"events": events}, format="json")
+    assert response.status_code == 400
+    data = response.json()
+    assert (data["code"], data["index"], data["event_code"]) == ("invalid_log", 2, "rescored")
+    assert data["message"] == (
+        "event 2: HandScored is not what the rules give: points.0: recorded '99', the rules give '17'; "
+        "points.1: recorded '-99', the rules give '-17'"
+    )
+    assert Game.objects.count() == games_before
 
 
 def test_the_schema_documents_bodies_and_errors() -> None:

@@ -14,9 +14,12 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.utils import timezone
 
+import engine
 from games.models import Game
 from league import archive as archives
 from league import projection
+from league.archive_check import verify
+from league.archive_import import import_archive
 from league.models import (
     Club,
     ClubGame,
@@ -29,6 +32,7 @@ from league.models import (
     Tournament,
 )
 from league.seating import Entrant, PastRound, PastTable, Request, input_digest, make_seating
+from tests.support.archive_corpus import mutated, paths
 from tests.support.games import client_for
 from tests.support.rated import club_with, open_club_game, record_hand
 
@@ -88,8 +92,12 @@ def cup() -> Tournament:
         name="Spring cup",
         slug="spring",
         preset="knock-rummy",
+        # as the tables' games are opened (tests.support.rated.open_club_game)
+        options=engine.get_ruleset("knock-rummy", hands=1).to_dict()["options"],
+        stake="0",
         table_min=3,
         table_max=3,
+        rounds=2,
         seed="archive-seed",
         scoring="placement",
         placement_points=[3, 2, 1, 0],
@@ -136,42 +144,50 @@ def test_the_archive_holds_everything_and_verifies(cup: Tournament) -> None:
     # The standings section is what the standings projection shows.
     projection.rebuild(cup.pk)
     assert archive["standings"] == json.loads(json.dumps(cup.standings_state.rows))
-    assert archives.verify(archive) == []
+    assert verify(archive) == []
 
 
-def test_verify_archive_reports_every_difference_and_fails(cup: Tournament, tmp_path: Path) -> None:
+def test_verify_archive_reports_every_problem_and_fails(cup: Tournament, tmp_path: Path) -> None:
     archive = archives.build_archive(cup)
     good = tmp_path / "good.json"
     good.write_text(json.dumps(archive))
     out = StringIO()
     call_command("verify_archive", str(good), stdout=out)
-    assert out.getvalue().startswith("OK: 2 round(s)")
+    assert out.getvalue().startswith("OK: 2 round(s) seated again identically, 4 game log(s) audited")
 
     bad = copy.deepcopy(archive)
-    bad["rounds"][0]["request"]["seed"] = "another seed"  # the input changed: digest and seating
+    bad["rounds"][0]["request"]["seed"] = "another seed"  # the input changed: digest and seed
     generated = bad["rounds"][1]["generated"]["tables"]
     generated[0]["seats"], generated[1]["seats"] = generated[1]["seats"], generated[0]["seats"]
-    bad["standings"][0]["points"] = "99"
     bad["games"][0]["events"][1]["data"]["knocker"] = 7  # a log that no longer replays
-    differences = archives.verify(bad)
-    text = "\n".join(differences)
-    assert "round 1: input digest" in text
-    assert "round 2: tables: recomputed" in text
-    assert "standings: standings[0].points: archive '99'" in text
-    assert f"game {archive['games'][0]['game']['id']}: event 2" in text
+    problems = verify(bad)
+    found = {(p.code, p.where) for p in problems}
+    assert ("digest_mismatch", "rounds[0].input_digest") in found
+    assert ("seed_mismatch", "rounds[0].request.seed") in found
+    assert ("seating_mismatch", "rounds[1].generated.tables") in found
+    assert ("forged_seat", "games[0].events[1]") in found
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     out = StringIO()
-    with pytest.raises(CommandError, match="difference"):
+    with pytest.raises(CommandError, match=r"problem\(s\): the archive does not verify"):
         call_command("verify_archive", str(path), stdout=out)
-    assert out.getvalue().count("DIFFERENCE ") == len(differences) >= 4
+    lines = out.getvalue().splitlines()
+    assert len(lines) == len(problems) >= 4
+    problem = "games[0].events[1]: HandResultRecorded: there is no seat 7 in this game (forged_seat)"
+    assert f"PROBLEM {problem}" in lines
 
+    standings = copy.deepcopy(archive)
+    standings["standings"][0]["points"] = "99"
+    computed = archive["standings"][0]["points"]
+    assert [str(p) for p in verify(standings)] == [
+        f"standings[0].points: archive '99' != computed {computed!r} (standings_mismatch)"
+    ]
     junk = tmp_path / "junk.json"
     junk.write_text("{not json")
     with pytest.raises(CommandError, match="not JSON"):
         call_command("verify_archive", str(junk), stdout=StringIO())
-    assert archives.verify({"format": "something else"}) == [
-        "not a tournament archive (format is not 'knockrummy-tournament-archive')"
+    assert [str(p) for p in verify({"format": "something else"})] == [
+        "format: not a tournament archive (format is not 'knockrummy-tournament-archive') (not_an_archive)"
     ]
 
 
@@ -188,7 +204,7 @@ def test_an_import_elsewhere_has_identical_standings(cup: Tournament, tmp_path: 
     assert copy_.pk != cup.pk and copy_.club_id != cup.club_id
     assert Player.objects.filter(club=copy_.club).count() == len(NAMES)
     again = archives.build_archive(copy_)
-    assert archives.verify(again) == []
+    assert verify(again) == []
     # Identical standings, player for player (by name: the ids are new).
     assert by_name(again["standings"], names_of(again)) == by_name(archive["standings"], names_of(archive))
     projection.rebuild(copy_.pk)
@@ -225,7 +241,7 @@ def test_an_import_elsewhere_has_identical_standings(cup: Tournament, tmp_path: 
 def test_an_import_into_the_same_club_reuses_its_players(cup: Tournament) -> None:
     archive = archives.build_archive(cup)
     players = Player.objects.count()
-    copy_ = archives.import_archive(archive)
+    copy_ = import_archive(archive)
     assert copy_.club_id == cup.club_id and copy_.slug == "spring-2"
     assert Player.objects.count() == players
     again = archives.build_archive(copy_)
@@ -239,16 +255,19 @@ def test_a_bad_archive_imports_nothing(cup: Tournament, tmp_path: Path) -> None:
     broken = copy.deepcopy(archive)
     broken["games"][-1]["events"][1]["data"]["knocker"] = 7
     with pytest.raises(archives.ArchiveError) as refused:
-        archives.import_archive(broken)
-    assert refused.value.code == "invalid_log"
+        import_archive(broken)
+    assert (refused.value.code, refused.value.where) == ("forged_seat", "games[3].events[1]")
     unknown = copy.deepcopy(archive)
     unknown["registrations"][0]["player"] = 424242
     path = tmp_path / "unknown.json"
     path.write_text(json.dumps(unknown))
-    with pytest.raises(CommandError, match="inconsistent_archive"):
-        call_command("import_archive", str(path), stdout=StringIO())
+    err = StringIO()
+    with pytest.raises(CommandError, match=r"is not in players \(unknown_player\); nothing was imported"):
+        call_command("import_archive", str(path), stdout=StringIO(), stderr=err)
+    problem = "registrations[0].player: player 424242 is not in players (unknown_player)"
+    assert err.getvalue() == f"PROBLEM {problem}\n"
     with pytest.raises(archives.ArchiveError, match="format"):
-        archives.import_archive({"format": "knockrummy-game-log"})
+        import_archive({"format": "knockrummy-game-log"})
     assert (Game.objects.count(), Tournament.objects.count()) == (games, tournaments)
     assert not Club.objects.filter(slug="elsewhere").exists()
 
@@ -263,24 +282,6 @@ def test_the_archive_waits_for_games_in_play(cup: Tournament, ann: Any) -> None:
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
 
 
-def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path into a JSON value (keys and list indexes)."""
-    found = [prefix] if prefix else []
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
-    for key, item in items:
-        found += paths(item, (*prefix, key))
-    return found
-
-
-def mutated(archive: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    copy_ = copy.deepcopy(archive)
-    node: Any = copy_
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = value
-    return copy_
-
-
 def test_a_tampered_archive_of_any_shape_is_reported_never_a_crash(cup: Tournament) -> None:
     archive = archives.build_archive(cup)
     archive["club"]["slug"] = "elsewhere"
@@ -290,12 +291,12 @@ def test_a_tampered_archive_of_any_shape_is_reported_never_a_crash(cup: Tourname
     counts = Game.objects.count(), Tournament.objects.count()
     for n, path in enumerate(rng.sample(every, 120)):
         bad = mutated(archive, path, rng.choice(values))
-        found = archives.verify(bad)
-        assert isinstance(found, list) and all(isinstance(d, str) for d in found), path
+        found = verify(bad)
+        assert all(p.code and p.where and p.message for p in found), path
         if n % 15 == 0:  # importing is slower: a sample
             try:
                 with transaction.atomic():
-                    imported = archives.import_archive(bad)
+                    imported = import_archive(bad)
                     transaction.set_rollback(True)  # leave the next import the same start
                 assert imported.pk
             except archives.ArchiveError as exc:

@@ -7,14 +7,16 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from league.archive import ArchiveError, import_archive
+from league.archive import ArchiveError
+from league.archive_import import import_archive
 from league.management.commands._archive_file import read_archive
 
 
 class Command(BaseCommand):
     help = (
-        "Load a tournament archive as a new tournament: the club by slug (created if missing), "
-        "players by name, games through the games import, then rounds, tables and seats."
+        "Load a tournament archive as a new tournament once it checks out as a whole (as "
+        "verify_archive checks it): the club by slug (created if missing), players by name, "
+        "games through the games import, then rounds, tables and seats."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,6 +32,8 @@ class Command(BaseCommand):
         try:
             tournament = import_archive(read_archive(options["file"]), owner=owner)
         except ArchiveError as exc:
+            for problem in exc.problems:
+                self.stderr.write(f"PROBLEM {problem}")
             raise CommandError(f"{exc.message} ({exc.code}); nothing was imported") from None
         self.stdout.write(
             f"imported tournament {tournament.pk} ({tournament.club.slug}/{tournament.slug}): "

@@ -1,5 +1,6 @@
-"""Check a tournament archive from its contents alone: every round's seating recomputed
-from its stored input, every game's log replayed, the final standings recomputed."""
+"""Check a tournament archive from its contents alone: every game's log audited (every
+move decided again, every hand scored again), every round's seating input and seating
+computed again, every table matched with its game, the standings computed again."""
 
 from __future__ import annotations
 
@@ -7,14 +8,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from league.archive import verify
+from league.archive_check import verify
 from league.management.commands._archive_file import read_archive
 
 
 class Command(BaseCommand):
     help = (
-        "Recompute a tournament archive's seatings and standings from the archive alone; "
-        "report every difference (exit status 1 if any)."
+        "Check a tournament archive as a whole from the archive alone; print every problem "
+        "(exit status 1 if any)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -22,14 +23,12 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         archive = read_archive(options["file"])
-        differences = verify(archive)
-        for difference in differences:
-            self.stdout.write(f"DIFFERENCE {difference}")
-        if differences:
-            raise CommandError(f"{len(differences)} difference(s): the archive does not verify")
-        rounds = len(archive["rounds"])
-        games = len(archive["games"])
+        problems = verify(archive)
+        for problem in problems:
+            self.stdout.write(f"PROBLEM {problem}")
+        if problems:
+            raise CommandError(f"{len(problems)} problem(s): the archive does not verify")
         self.stdout.write(
-            f"OK: {rounds} round(s) seated again identically, {games} game log(s) replayed, "
-            "standings identical"
+            f"OK: {len(archive['rounds'])} round(s) seated again identically, "
+            f"{len(archive['games'])} game log(s) audited move by move, standings identical"
         )

@@ -1,0 +1,169 @@
+"""What differs between the format versions of a tournament archive (:data:`FORMATS`):
+the shape, what each field must be (a whole number, text, a list of…) before any
+field's meaning is checked, and how archived notes compare with the notes a seating
+gives now. Issue 25's format 2 carries notes as codes and parameters: it adds its own
+entry, and format 1's notes comparison then words the codes computed now."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from league.archive import SETTINGS
+from league.archive_problems import Problem
+
+INT, STR, BOOL, OBJECT, ANY = "a whole number", "text", "true or false", "an object", "any value"
+
+
+@dataclass(frozen=True)
+class Opt:
+    """``spec`` or null."""
+
+    spec: Any
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A list of exactly these items (a tuple in JSON)."""
+
+    specs: tuple[Any, ...] = field(default=())
+
+
+# isinstance: an archive built in this process (not read from JSON) holds the models'
+# choices, which are str subclasses.
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
+    STR: lambda v: isinstance(v, str),
+    BOOL: lambda v: isinstance(v, bool),
+    OBJECT: lambda v: isinstance(v, dict),
+    ANY: lambda v: True,
+}
+
+
+def shape_problems(value: Any, spec: Any, where: str, out: list[Problem]) -> None:
+    """Append a problem for each place ``value`` departs from ``spec``: a type name, an
+    :class:`Opt`, a :class:`Fixed`, ``[item spec]`` or ``{key: spec}`` (keys required,
+    others ignored)."""
+    if isinstance(spec, Opt):
+        if value is not None:
+            shape_problems(value, spec.spec, where, out)
+        return
+    if isinstance(spec, str):
+        if not _TYPES[spec](value):
+            out.append(Problem("invalid_archive", where, f"must be {spec}, not {type(value).__name__}"))
+        return
+    if isinstance(spec, Fixed | list):
+        if not isinstance(value, list) or (isinstance(spec, Fixed) and len(value) != len(spec.specs)):
+            size = f"of {len(spec.specs)} items" if isinstance(spec, Fixed) else ""
+            out.append(Problem("invalid_archive", where, f"must be a list {size}".strip()))
+            return
+        specs = spec.specs if isinstance(spec, Fixed) else [spec[0]] * len(value)
+        for index, (item, item_spec) in enumerate(zip(value, specs, strict=True)):
+            shape_problems(item, item_spec, f"{where}[{index}]", out)
+        return
+    if not isinstance(value, dict):
+        out.append(Problem("invalid_archive", where, "must be an object"))
+        return
+    for key, item_spec in spec.items():
+        if key not in value:
+            out.append(Problem("invalid_archive", f"{where}.{key}".lstrip("."), "is missing"))
+        else:
+            shape_problems(value[key], item_spec, f"{where}.{key}".lstrip("."), out)
+
+
+def shape_v1() -> dict[str, Any]:
+    """Format 1. Notes (a round's, a table's, a seating's) are sentences; format 2 will
+    carry codes and parameters instead (its own shape, and its own notes check)."""
+    notes = [STR]
+    request = {
+        "players": [Fixed((INT, STR, Opt(INT)))],
+        "table": Fixed((INT, INT)),
+        "round": INT,
+        "seed": STR,
+        "history": [Fixed((INT, [Fixed(([INT], INT, Opt([[INT]])))], [INT]))],
+        "standings": [INT],
+        "points": [Fixed((INT, STR))],
+        "total_rounds": Opt(INT),
+        "params": OBJECT,
+    }
+    generated = {"method": STR, "tables": [{"seats": [INT], "notes": notes}], "byes": [INT], "notes": notes}
+    table = {
+        "number": INT,
+        "notes": notes,
+        "game": Opt(INT),
+        "seats": [{"position": INT, "player": Opt(INT), "bot": STR}],
+    }
+    settings: dict[str, Any] = dict.fromkeys(SETTINGS, STR)
+    settings.update(
+        options=OBJECT,
+        seating_params=OBJECT,
+        table_min=INT,
+        table_max=INT,
+        rounds=Opt(INT),
+        bots=BOOL,
+        min_games=INT,
+    )
+    settings.update(placement_points=[ANY], tiebreaks=[ANY])
+    return {
+        "club": {"slug": STR, "name": STR},
+        "tournament": settings,
+        "players": [{"id": INT, "name": STR}],
+        "registrations": [
+            {
+                "player": INT,
+                "status": STR,
+                "from_round": INT,
+                "dropped_after": Opt(INT),
+                "seed_number": Opt(INT),
+            }
+        ],
+        "rounds": [
+            {
+                "number": INT,
+                "status": STR,
+                "method": STR,
+                "params": OBJECT,
+                "seed": STR,
+                "input_digest": STR,
+                "request": request,
+                "generated": generated,
+                "byes": [INT],
+                "notes": notes,
+                "edit_reason": STR,
+                "published_at": Opt(STR),
+                "completed_at": Opt(STR),
+                "tables": [table],
+            }
+        ],
+        "games": [
+            {
+                "game": {
+                    "id": INT,
+                    "mode": STR,
+                    "status": STR,
+                    "version": INT,
+                    "ruleset": OBJECT,
+                    "seats": [{"name": STR, "bot": Opt(STR)}],
+                },
+                "events": [{"seq": INT, "type": STR, "schema_version": INT, "data": OBJECT}],
+            }
+        ],
+        "standings": [OBJECT],
+    }
+
+
+def same_notes_v1(archived: Sequence[Any], computed: Sequence[Any]) -> bool:
+    """Format 1 holds notes as this instance words them: compared as they are."""
+    return list(archived) == list(computed)
+
+
+@dataclass(frozen=True)
+class Format:
+    shape: dict[str, Any]
+    # Whether notes as archived (a round's, a table's) say what the notes computed now say.
+    same_notes: Callable[[Sequence[Any], Sequence[Any]], bool]
+
+
+# Each format version this instance reads.
+FORMATS: dict[int, Format] = {1: Format(shape_v1(), same_notes_v1)}
