@@ -299,5 +299,8 @@ def test_an_archive_with_a_setting_out_of_range_imports_nothing(
         import_archive(archive)
     # Refused with the settings check's own code, at the field's place in the archive.
     assert refused.value.code.startswith(("invalid", "unknown", "value_out_of_range")), refused.value.code
-    assert field in refused.value.where or field in refused.value.message, (refused.value.where, refused.value.message)
+    assert field in refused.value.where or field in refused.value.message, (
+        refused.value.where,
+        refused.value.message,
+    )
     assert (Tournament.objects.count(), Player.objects.count(), Game.objects.count()) == counts
