@@ -20,7 +20,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from config.heartbeat import HEARTBEAT_FRESH, read_heartbeat
+from config.heartbeat import read_heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,8 @@ def check_workers() -> dict[str, Any]:
         log.warning("healthz: the shared cache is unreachable: %s", exc)
         return {"ok": False, "workers": [], "error": "cache_unreachable"}
     if beat is None:
-        return {"ok": False, "workers": [], "error": f"no worker heartbeat in the last {HEARTBEAT_FRESH} s"}
+        fresh = settings.WORKER_HEARTBEAT_FRESH
+        return {"ok": False, "workers": [], "error": f"no worker heartbeat in the last {fresh:g} s"}
     return {
         "ok": True,
         "workers": [str(beat.get("worker"))],
