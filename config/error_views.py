@@ -17,7 +17,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
-from django.views import defaults
+from django.views import csrf, defaults
+from django.views.decorators.csrf import csrf_exempt
 
 from config.api_errors import DATABASE_DOWN, RETRY_AFTER, error_body, unavailable_body
 
@@ -28,6 +29,9 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith(API_PREFIX)
 
 
+# Exempt from CSRF: it changes nothing, and a write to an unknown path (say a token's
+# PATCH, which carries no CSRF token) must meet the documented 404, not Django's CSRF page.
+@csrf_exempt
 def api_route_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     """The last route under ``/api/``: whatever the other routes did not match."""
     return JsonResponse(error_body("not_found", f"no API endpoint at {request.path}"), status=404)
@@ -44,6 +48,15 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     if _is_api(request):
         return JsonResponse(error_body("permission_denied", "this request is not allowed"), status=403)
     return defaults.permission_denied(request, exception)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a refused form post keeps Django's page; under ``/api/`` (a
+    view outside DRF, which checks CSRF itself) the error is JSON like every other."""
+    if _is_api(request):
+        body = error_body("csrf_failed", "the request has no valid CSRF token; sign in or use a token")
+        return JsonResponse(body, status=403)
+    return csrf.csrf_failure(request, reason)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -43,6 +43,7 @@ ALLOWED_HOSTS = parse_list(ENV.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testser
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off")
 CSRF_TRUSTED_ORIGINS = parse_list(ENV.get("CSRF_TRUSTED_ORIGINS", ""))
+CSRF_FAILURE_VIEW = "config.error_views.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

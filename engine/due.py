@@ -17,8 +17,10 @@ this module instead of guessing from the status. Each :class:`Due` has a stable
 ``reveal``
     A physical showdown: ``seats`` still to reveal (``RevealHand``), with the number
     of cards each holds (``sizes``); ``knocker``. ``known`` lists, per seat, the cards
-    its revealed hand must contain — only for a viewer who may know them (the
-    recorder; a seat for its own).
+    its revealed hand must contain, and ``may_lack`` the known cards of which it may
+    lack one: after an unseen knock, the knocker's face-down discard may be any card
+    it was known to hold but the one it took from the discard pile that turn. Both
+    only for a viewer who may know them (the recorder; a seat for its own).
 ``hand_result``
     The quick path (``RecordHandResult``): either every seat's final hands (verified)
     or its announced deadwood (unverified). ``knocker`` is fixed at a showdown
@@ -40,6 +42,7 @@ from engine.cards import mask_to_cards
 from engine.checks import next_dealer
 from engine.commands import Command
 from engine.legal import legal_commands
+from engine.physical import face_down_candidates
 from engine.reducer import turn_order
 from engine.state import (
     AWAITING_DEAL,
@@ -77,6 +80,7 @@ class Due:
     knocker_fixed: bool = False
     sizes: dict[int, int] = field(default_factory=dict)
     known: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    may_lack: dict[int, tuple[str, ...]] = field(default_factory=dict)
     max_deadwood: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -100,6 +104,7 @@ class Due:
         if self.kind == REVEAL:
             data["sizes"] = {str(seat): size for seat, size in self.sizes.items()}
             data["known"] = {str(seat): list(cards) for seat, cards in self.known.items()}
+            data["may_lack"] = {str(seat): list(cards) for seat, cards in self.may_lack.items()}
         if self.kind == HAND_RESULT:
             data["knocker_fixed"] = self.knocker_fixed
             data["max_deadwood"] = self.max_deadwood
@@ -168,9 +173,10 @@ def due_entries(
     if state.status == SHOWDOWN and hand is not None and state.mode != DIGITAL:
         knocker = hand.knocker if hand.knocker >= 0 else None
         waiting = tuple(s for s in hand.order if hand.revealed[s] < 0)
-        known = {
-            s: tuple(c.code for c in mask_to_cards(hand.hands[s])) for s in waiting if recorder or s == seat
-        }
+        shown = tuple(s for s in waiting if recorder or s == seat)
+        spare = {s: face_down_candidates(hand, s) for s in shown}
+        known = {s: tuple(c.code for c in mask_to_cards(hand.hands[s] & ~spare[s])) for s in shown}
+        may_lack = {s: tuple(c.code for c in mask_to_cards(spare[s])) for s in shown if spare[s]}
         entries = [
             Due(
                 REVEAL,
@@ -181,6 +187,7 @@ def due_entries(
                 knocker=knocker,
                 sizes={s: hand.sizes[s] for s in waiting},
                 known=known,
+                may_lack=may_lack,
             )
         ]
         if len(waiting) == len(hand.order):  # the quick path only before any reveal

@@ -4,7 +4,10 @@ A scorekeeper sees who drew from the stock (card unknown), who took which discar
 which card was discarded and who knocked. The state keeps, for each seat, the cards
 the public knows it holds; a card the public has located somewhere (the discard
 pile, a turned-over stock, another seat's known cards, the knock discard) cannot
-turn up in a hand, and a known card must.
+turn up in a hand, and a known card must — except after an unseen knock (the knock
+card not recorded), when the knocker's reveal may lack exactly one of its known
+cards: that card is its face-down discard. The card it took from the discard pile
+in the turn it knocked is not among them (it may not be thrown back that turn).
 """
 
 from __future__ import annotations
@@ -14,6 +17,35 @@ from collections.abc import Iterable
 from engine.cards import ALL_CARDS, Card, mask_to_cards
 from engine.errors import IllegalMove
 from engine.state import HandState
+
+
+def face_down_candidates(hand: HandState, seat: int) -> int:
+    """The known cards of ``seat`` (a bitmask) of which its revealed hand may lack one.
+
+    Only the knocker's, after an unseen knock and before its reveal: its face-down
+    discard may be any card it was known to hold except the one it took from the
+    discard pile in that turn (``hand.taken``, kept by the knock for this).
+    """
+    if (
+        seat != hand.knocker
+        or hand.knock_card >= 0
+        or hand.lay_down
+        or hand.ended != "knock"
+        or hand.revealed[seat] >= 0
+    ):
+        return 0
+    mask = hand.hands[seat]
+    if hand.taken >= 0:
+        mask &= ~(1 << hand.taken)
+    return mask
+
+
+def revealed_knock_card(hand: HandState, seat: int, mask: int) -> int:
+    """The knock card once ``seat`` has revealed ``mask``: after an unseen knock, the
+    known card the knocker's reveal lacks is its face-down discard (located from then
+    on, so no other hand may show it); otherwise ``hand.knock_card`` unchanged."""
+    lacked = face_down_candidates(hand, seat) & ~mask
+    return lacked.bit_length() - 1 if lacked else hand.knock_card
 
 
 def locations(hand: HandState, seat: int) -> dict[int, str]:
@@ -28,8 +60,13 @@ def locations(hand: HandState, seat: int) -> dict[int, str]:
         where[hand.knock_card] = f"seat {hand.knocker}'s knock discard"
     for other, mask in enumerate(hand.hands):
         if other != seat:
+            spare = face_down_candidates(hand, other)
             for known in mask_to_cards(mask):
-                where[known.index] = f"seat {other}'s hand"
+                where[known.index] = (
+                    f"seat {other}'s hand or face-down knock discard"
+                    if spare >> known.index & 1
+                    else f"seat {other}'s hand"
+                )
     return where
 
 
@@ -88,11 +125,22 @@ def check_reveal(
             "inconsistent_reveal",
         )
     missing = hand.hands[seat] & ~mask
-    if missing:
-        card = mask_to_cards(missing)[0]
+    spare = face_down_candidates(hand, seat)
+    if missing & ~spare:
+        card = mask_to_cards(missing & ~spare)[0]
+        why = (
+            "taken from the discard pile in the turn it knocked, so not its face-down discard"
+            if spare and card.index == hand.taken
+            else "taken from the discard pile and not discarded since, or entered earlier"
+        )
         raise IllegalMove(
-            f"seat {seat} must hold {card} (taken from the discard pile and not discarded since, "
-            f"or entered earlier), but the revealed hand lacks it",
+            f"seat {seat} must hold {card} ({why}), but the revealed hand lacks it", "inconsistent_reveal"
+        )
+    if missing.bit_count() > 1:
+        first, second = mask_to_cards(missing)[:2]
+        raise IllegalMove(
+            f"seat {seat}'s revealed hand lacks both {first} and {second}, which it was known to hold; "
+            f"only one of them can be its face-down knock discard",
             "inconsistent_reveal",
         )
     where = locations(hand, seat)

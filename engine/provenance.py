@@ -3,9 +3,10 @@
 :func:`engine.apply` runs :func:`check_event` before folding an event in, so a log
 read from outside (an import) replays only if ``decide`` could have written it: a
 digital deal's deck is the rule set's whole deck once, hands have the right sizes,
-moves come from the seat to move. A forged event raises ``InvalidEvent`` whose code
-names what is wrong (``forged_start``, ``forged_deal``, ``forged_deck``, ``forged_move``, ``forged_seat``,
-``forged_retraction``).
+moves come from the seat to move, a physical showdown's hands agree with the public
+record (:func:`engine.physical.check_reveal`). A forged event raises ``InvalidEvent``
+whose code names what is wrong (``forged_start``, ``forged_deal``, ``forged_deck``,
+``forged_move``, ``forged_seat``, ``forged_reveal``, ``forged_retraction``).
 The checks are cheap next to the fold itself; live logs never trip them.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.errors import IllegalMove
 from engine.events import (
     CardDiscarded,
     CardDrawn,
@@ -33,7 +35,8 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
-from engine.state import AWAITING_DEAL, DIGITAL, DISCARD, MODES, PHYSICAL, PLAYING, GameState
+from engine.physical import check_reveal
+from engine.state import AWAITING_DEAL, DIGITAL, DISCARD, MODES, PHYSICAL, PLAYING, SHOWDOWN, GameState
 
 
 def _forged(message: str, code: str) -> InvalidEvent:
@@ -172,10 +175,25 @@ def _seat_event(state: GameState, e: Any) -> None:
     _seat(state, e.seat, type(e).__name__)
 
 
+def _reveal_fits(state: GameState, seat: int, cards: Any, others: Any, what: str) -> None:
+    hand = state.hand
+    assert hand is not None
+    try:
+        check_reveal(hand, seat, cards, state.setup.ruleset.deck_size, others)
+    except IllegalMove as exc:
+        raise _forged(f"{what}: {exc.message}", "forged_reveal") from exc
+
+
 def _revealed(state: GameState, e: HandRevealed) -> None:
     _seat(state, e.seat, "HandRevealed")
     if state.setup.mode != PHYSICAL:
         raise _forged("HandRevealed in a digital game", "forged_move")
+    hand = state.hand
+    if state.status != SHOWDOWN or hand is None:
+        raise _forged("HandRevealed while no showdown is pending", "forged_reveal")
+    if e.seat not in hand.order or hand.revealed[e.seat] >= 0:
+        raise _forged(f"HandRevealed: seat {e.seat} is not waiting to reveal", "forged_reveal")
+    _reveal_fits(state, e.seat, e.cards, None, "HandRevealed")
 
 
 def _recorded(state: GameState, e: HandResultRecorded) -> None:
@@ -184,6 +202,21 @@ def _recorded(state: GameState, e: HandResultRecorded) -> None:
     _seat(state, e.dealer, "HandResultRecorded")
     for seat in (*(e.hands or {}), *(e.deadwood or {}), *(() if e.knocker is None else (e.knocker,))):
         _seat(state, seat, "HandResultRecorded")
+    hand = state.hand
+    if state.status == AWAITING_DEAL:
+        return
+    if state.status != SHOWDOWN or hand is None:
+        raise _forged("HandResultRecorded while a hand is being played", "forged_reveal")
+    if any(mask >= 0 for mask in hand.revealed):
+        raise _forged("HandResultRecorded after hands were revealed one by one", "forged_reveal")
+    if e.knocker != (hand.knocker if hand.knocker >= 0 else None):
+        raise _forged("HandResultRecorded names another knocker than the recorded moves", "forged_reveal")
+    if e.hands is None:
+        return
+    if set(e.hands) != set(hand.order):
+        raise _forged("HandResultRecorded: the hands are not those of this hand's seats", "forged_reveal")
+    for seat in hand.order:
+        _reveal_fits(state, seat, e.hands[seat], e.hands, "HandResultRecorded")
 
 
 def _scored(state: GameState, e: HandScored) -> None:

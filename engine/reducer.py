@@ -36,6 +36,7 @@ from engine.events import (
     StockRestocked,
     UpcardPassed,
 )
+from engine.physical import revealed_knock_card
 from engine.provenance import check_event, check_start
 from engine.settle import (
     advance,
@@ -259,7 +260,8 @@ def _knocked(state: GameState, e: Knocked) -> GameState:
         phase=OVER,
         hands=tuple(hands),
         sizes=tuple(sizes),
-        taken=-1,
+        # An unseen knock keeps the card taken this turn: it cannot be the face-down discard.
+        taken=h.taken if card < 0 and not e.lay_down else -1,
         knocker=e.seat,
         knock_card=card,
         lay_down=e.lay_down,
@@ -295,7 +297,8 @@ def _revealed(state: GameState, e: HandRevealed) -> GameState:
     hands = list(h.hands)
     revealed = list(h.revealed)
     hands[e.seat] = revealed[e.seat] = mask
-    hand = dataclasses.replace(h, hands=tuple(hands), revealed=tuple(revealed))
+    knock_card = revealed_knock_card(h, e.seat, mask)  # a known card it lacks went face down
+    hand = dataclasses.replace(h, hands=tuple(hands), revealed=tuple(revealed), knock_card=knock_card)
     if e.seat == h.knocker and e.melds is not None:
         hand = dataclasses.replace(hand, knocker_melds=e.melds)
     return advance(state, SHOWDOWN, state.tally, hand)
@@ -319,6 +322,9 @@ def _result_recorded(state: GameState, e: HandResultRecorded) -> GameState:
     if e.hands is not None:
         masks = list(hand.hands)
         shown = list(hand.revealed)
+        if e.knocker is not None and state.status == SHOWDOWN:
+            knock_card = revealed_knock_card(hand, e.knocker, mask_of(e.hands[e.knocker]))
+            hand = dataclasses.replace(hand, knock_card=knock_card)
         for seat, cards in e.hands.items():
             masks[seat] = shown[seat] = mask_of(cards)
         held = list(hand.sizes)

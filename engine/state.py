@@ -72,7 +72,7 @@ class HandState:
     sizes: tuple[int, ...]
     stock: tuple[int, ...]  # top first; -1 is a card nobody knows
     pile: tuple[int, ...]  # discard pile, bottom first
-    taken: int  # card taken from the discard pile this turn, or -1
+    taken: int  # card taken from the discard pile this turn, or -1; kept by an unseen knock
     turns: int  # completed turns this hand
     passes: int  # players who passed gin's first upcard
     restocks: int

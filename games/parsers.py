@@ -14,7 +14,9 @@ is ever written (docs/api.md, "Limits"):
   renderer refuse: 400 ``invalid_string``; at most :data:`MAX_STRING` characters: 400
   ``string_too_long``;
 - numbers within ±:data:`MAX_NUMBER` (exact in a double, so every JSON reader agrees on
-  them) and finite: 400 ``value_out_of_range``.
+  them) and finite: 400 ``value_out_of_range``. An integer literal longer than any number
+  in range is never converted (Python refuses 4,301 digits and more, and a float cannot
+  hold an integer past ~1e308): the parser keeps a marker that this guard refuses.
 
 Each message names the path of the value, e.g. ``$.command.reason``.
 """
@@ -44,6 +46,23 @@ _FORBIDDEN_CHARACTER = re.compile("[\x00\ud800-\udfff]")
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+class _OutOfRange:
+    """An integer literal with more digits than :data:`MAX_NUMBER`: never converted, so
+    that neither ``int`` (its digit limit) nor a comparison with a float (overflow) runs
+    on it; :func:`check_values` refuses it with its path."""
+
+
+OUT_OF_RANGE = _OutOfRange()
+# MAX_NUMBER has 16 digits: a literal with more (a sign aside) is out of range.
+_MAX_DIGITS = len(str(MAX_NUMBER))
+
+
+def _parse_int(literal: str) -> int | _OutOfRange:
+    if len(literal.lstrip("-")) > _MAX_DIGITS:
+        return OUT_OF_RANGE
+    return int(literal)
 
 
 def nesting_depth(raw: bytes, limit: int = MAX_DEPTH) -> int:
@@ -84,9 +103,13 @@ def check_values(body: Any, *, max_nodes: int) -> None:
             _check_string(value, path)
         elif isinstance(value, bool) or value is None:
             continue
-        elif isinstance(value, int | float):
-            if not (math.isfinite(value) and -MAX_NUMBER <= value <= MAX_NUMBER):
-                raise _refuse("value_out_of_range", f"{path} must be a number between ±{MAX_NUMBER}", path)
+        elif value is OUT_OF_RANGE or (
+            isinstance(value, float) and not (math.isfinite(value) and -MAX_NUMBER <= value <= MAX_NUMBER)
+        ):
+            raise _refuse("value_out_of_range", f"{path} must be a number between ±{MAX_NUMBER}", path)
+        elif isinstance(value, int) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            # an int compared with ints only: float(value) overflows past ~1e308
+            raise _refuse("value_out_of_range", f"{path} must be a number between ±{MAX_NUMBER}", path)
         elif isinstance(value, dict):
             for key, item in value.items():
                 _check_string(key, f"{path} (a key)")
@@ -124,7 +147,7 @@ class LimitedJSONParser(BaseParser):
         if nesting_depth(raw) > MAX_DEPTH:
             raise _refuse("too_deeply_nested", f"the body nests deeper than {MAX_DEPTH} levels", "$")
         try:
-            body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+            body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant, parse_int=_parse_int)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
         check_values(body, max_nodes=self.max_nodes)

@@ -17,7 +17,21 @@ from games.models import Mode
 from games.services import MAX_BOT_DELAY
 
 
-class SeatSerializer(serializers.Serializer[None]):
+class StrictSerializer(serializers.Serializer[None]):
+    """A request shape that refuses fields it does not declare (DRF ignores them), each
+    named in ``detail``: a misspelt or invented field is an error, never silently
+    dropped — as the engine refuses a command's unknown fields. Every request shape of
+    the game and league APIs is one."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(str(key) for key in set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({key[:40]: ["unknown field"] for key in unknown})
+        return super().to_internal_value(data)
+
+
+class SeatSerializer(StrictSerializer):
     name = serializers.CharField(required=False, max_length=80, help_text="Shown name (default: username)")
     user = serializers.IntegerField(
         required=False, min_value=1, max_value=2**31 - 1, help_text="Id of the user in this seat"
@@ -38,7 +52,7 @@ MAX_STAKE_DENOMINATOR = 1000
 MAX_OPTIONS = 40
 
 
-class GameCreateSerializer(serializers.Serializer[None]):
+class GameCreateSerializer(StrictSerializer):
     preset = serializers.CharField(default="knock-rummy", max_length=40)
     options = serializers.DictField(
         default=dict,
@@ -103,7 +117,7 @@ class CommandField(serializers.JSONField):
     """A command in the engine's flat wire form; its fields are the engine's to check."""
 
 
-class CommandRequestSerializer(serializers.Serializer[None]):
+class CommandRequestSerializer(StrictSerializer):
     expected_version = serializers.IntegerField(min_value=0, help_text="Version the command was decided at")
     command = CommandField(help_text='Flat command: {"type": "Discard", "seat": 0, "card": "QS"}')
 
@@ -114,6 +128,9 @@ class CommandRequestSerializer(serializers.Serializer[None]):
 
 
 class ImportSerializer(serializers.Serializer[None]):
+    """Not strict: it takes an export as it is, whose other fields (format, game) it reads
+    nothing of."""
+
     events = serializers.ListField(child=serializers.JSONField(), allow_empty=False, max_length=20000)
 
 

@@ -104,13 +104,16 @@ def _seat_param(request: Request) -> int | None:
     return query_number(request, "seat")
 
 
+_COMMAND_FIELDS = frozenset(CommandRequestSerializer().fields)
+
+
 def _command_request(data: Any) -> tuple[int, dict[str, Any]]:
     """``expected_version`` and the command (in the engine's wire form) of a command
-    body. The usual body (a whole number and an object) is taken as it is; anything else
-    goes through ``CommandRequestSerializer``, which accepts the same and words the
+    body. The usual body (a whole number and an object, nothing else) is taken as it is;
+    anything else goes through ``CommandRequestSerializer``, which accepts the same and words the
     errors. A command the engine cannot read is its ``malformed_command``."""
     expected, command = None, None
-    if type(data) is dict:
+    if type(data) is dict and data.keys() <= _COMMAND_FIELDS:  # else the serializer names the others
         expected, command = data.get("expected_version"), data.get("command")
     if not (type(expected) is int and expected >= 0 and type(command) is dict):
         body = CommandRequestSerializer(data=data)

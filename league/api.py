@@ -37,9 +37,9 @@ from games.views import (
     game_create_arguments,
     game_created_response,
 )
-from league import services
+from league import limits, services
 from league.models import Club, ClubGame, LeagueWrite, Membership, Player, Registration, Round, Tournament
-from league.selectors import is_club_recorder
+from league.selectors import PUBLIC_TOURNAMENTS, is_club_recorder, sees_drafts, visible_tournaments
 from league.serializers import (
     ClubSerializer,
     PlayerCreateSerializer,
@@ -85,7 +85,7 @@ WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)
 
 # Ids and round numbers above these are not looked up (no row has them; the database's
 # integer columns could not even hold some).
-MAX_ID = 2**31 - 1
+MAX_ID = limits.MAX_ID
 MAX_ROUND = 32767
 
 
@@ -96,14 +96,17 @@ def _club(club_id: int) -> Club:
     return club
 
 
-def tournament_or_404(tournament_id: int) -> Tournament:
-    """The tournament ``tournament_id`` (its club joined), or the API's ``not_found``."""
+def tournament_or_404(tournament_id: int, user: Any) -> Tournament:
+    """The tournament ``tournament_id`` (its club joined), or the API's ``not_found`` —
+    also for a tournament in draft, to those who may not see the club's drafts."""
     tournament = (
         Tournament.objects.select_related("club").filter(pk=tournament_id).first()
         if tournament_id <= MAX_ID
         else None
     )
-    if tournament is None:
+    if tournament is None or (
+        tournament.status == Tournament.Status.DRAFT and not sees_drafts(user, tournament.club_id)
+    ):
         raise ApiError("not_found", f"there is no tournament {tournament_id}", 404)
     return tournament
 
@@ -120,8 +123,7 @@ def _round(request: Request, tournament: Tournament, number: int) -> Round:
 
 
 def _sees_drafts(request: Request, club_id: int) -> bool:
-    user = request.user
-    return bool(user.is_authenticated and is_club_recorder(user.pk, club_id))
+    return sees_drafts(request.user, club_id)
 
 
 def _require_user(request: Request) -> None:
@@ -219,7 +221,8 @@ class ClubListView(ApiView):
     @extend_schema(operation_id="clubs_list", responses={200: ClubSerializer(many=True)}, summary="The clubs")
     def get(self, request: Request) -> Response:
         clubs = Club.objects.annotate(
-            player_count=Count("players", distinct=True), tournament_count=Count("tournaments", distinct=True)
+            player_count=Count("players", distinct=True),
+            tournament_count=Count("tournaments", filter=PUBLIC_TOURNAMENTS, distinct=True),
         ).order_by("name")
         return Response([present_club(c) for c in clubs])
 
@@ -293,7 +296,7 @@ class ClubTournamentsView(ApiView):
     def get(self, request: Request, club_id: int) -> Response:
         club = _club(club_id)
         # the round counts in the same query, not one more per tournament
-        tournaments = club.tournaments.annotate(rounds_generated=Count("round_set"))
+        tournaments = visible_tournaments(request.user, club).annotate(rounds_generated=Count("round_set"))
         return Response([present_tournament(t) for t in tournaments])
 
     @extend_schema(
@@ -320,7 +323,7 @@ class TournamentDetailView(ApiView):
         summary="A tournament",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(present_tournament(tournament_or_404(tournament_id)))
+        return Response(present_tournament(tournament_or_404(tournament_id, request.user)))
 
     @extend_schema(
         operation_id="tournaments_partial_update",
@@ -331,7 +334,7 @@ class TournamentDetailView(ApiView):
     )
     def patch(self, request: Request, tournament_id: int) -> Response:
         _require_user(request)
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         _require_director(request, tournament.club)
         data = _body(request, TournamentUpdateSerializer)
         return idempotent(
@@ -351,7 +354,7 @@ class RegistrationsView(ApiView):
         summary="Who is registered, and their status",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         rows = tournament.registrations.select_related("player").order_by("id")
         return Response([present_registration(r) for r in rows])
 
@@ -364,7 +367,7 @@ class RegistrationsView(ApiView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         _require_user(request)
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         _require_director(request, tournament.club)
         data = _body(request, RegistrationCreateSerializer)
         player = None
@@ -396,7 +399,7 @@ class RegistrationDetailView(ApiView):
     )
     def patch(self, request: Request, tournament_id: int, player_id: int) -> Response:
         _require_user(request)
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         _require_director(request, tournament.club)
         registration = (
             Registration.objects.select_related("player", "tournament")
@@ -434,7 +437,7 @@ class RoundsView(ApiView):
         summary="The tournament's rounds (drafts to the club's staff only)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         rounds = tournament.round_set.order_by("number")
         if not _sees_drafts(request, tournament.club_id):
             rounds = rounds.exclude(status=Round.Status.DRAFT)
@@ -449,7 +452,7 @@ class RoundsView(ApiView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         _require_user(request)
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         _require_director(request, tournament.club)
         data = _body(request, RoundCreateSerializer)
         manual = None
@@ -472,7 +475,7 @@ class RoundDetailView(ApiView):
         summary="A round: its tables, seats, games, byes and notes",
     )
     def get(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         return Response(present_round(_round(request, tournament, number)))
 
     @extend_schema(
@@ -484,7 +487,7 @@ class RoundDetailView(ApiView):
     )
     def patch(self, request: Request, tournament_id: int, number: int) -> Response:
         _require_user(request)
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         round_ = _round(request, tournament, number)
         _require_director(request, tournament.club)
         data = _body(request, RoundUpdateSerializer)
@@ -503,7 +506,7 @@ class RoundPublishView(ApiView):
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         _require_user(request)
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         round_ = _round(request, tournament, number)
         _require_director(request, tournament.club)
         data = _body(request, PublishSerializer)

@@ -22,6 +22,7 @@ import engine
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
+from league import services as league_services
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
 from league.seating import Request, Seating, SeatingError, input_digest, make_seating
 from league.standings import standings_from_logs
@@ -93,11 +94,14 @@ def tournament_games(tournament: Tournament) -> list[Game]:
     return [games[pk] for pk in ids]
 
 
-def build_archive(tournament: Tournament) -> dict[str, Any]:
-    """The tournament's archive (a JSON-ready dict)."""
+def build_archive(tournament: Tournament, *, drafts: bool = True) -> dict[str, Any]:
+    """The tournament's archive (a JSON-ready dict); without its draft rounds unless
+    ``drafts`` (a draft's seating is for the club's staff only)."""
     club = tournament.club
     registrations = list(tournament.registrations.select_related("player").order_by("id"))
-    rounds = list(tournament.round_set.order_by("number").prefetch_related("tables__seats"))
+    rounds = tournament.round_set.order_by("number").prefetch_related("tables__seats")
+    if not drafts:
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
     players: dict[int, str] = {r.player_id: r.player.name for r in registrations}
     round_documents = []
     for round_ in rounds:
@@ -338,6 +342,10 @@ def import_archive(archive: Mapping[str, Any], *, owner: Any = None) -> Tourname
 
 
 def _import(archive: Mapping[str, Any], owner: Any) -> Tournament:
+    try:  # the API's checks of a tournament's settings, before anything is written
+        league_services.check_archived_settings(archive["tournament"])
+    except league_services.LeagueError as exc:
+        raise ArchiveError(f"the tournament's settings: {exc.message}", "invalid_archive") from None
     with transaction.atomic():
         club = _club(archive["club"])
         players = _players(club, archive["players"])

@@ -13,6 +13,7 @@ from games.access import access_for
 from games.views import ApiView, error_responses
 from league.api import tournament_or_404
 from league.archive import build_archive, tournament_games
+from league.selectors import sees_drafts
 
 
 class ArchiveSerializer(serializers.Serializer[dict[str, Any]]):
@@ -39,9 +40,10 @@ class TournamentArchiveView(ApiView):
         summary="The tournament archive: settings, registrations, rounds and every game's full log",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         # The archive holds every game's whole log: each must be exportable by the caller
         # (over, or a physical game the caller records), as GET /games/{id}/export says.
         for game in tournament_games(tournament):
             access_for(request.user, game, for_action="export")
-        return Response(build_archive(tournament))
+        # draft rounds (their seating) to the club's staff only, as GET …/rounds/{n}
+        return Response(build_archive(tournament, drafts=sees_drafts(request.user, tournament.club_id)))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from league import limits
+
 
 class Club(models.Model):
     name = models.CharField(max_length=120, unique=True)
@@ -22,7 +24,7 @@ class Player(models.Model):
     """A person who plays; may or may not have a login (``user``)."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=limits.PLAYER_NAME_LENGTH)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
@@ -100,7 +102,7 @@ class Tournament(models.Model):
         MATCH = "match", "Match points (1, ½, 0)"
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=limits.TOURNAMENT_NAME_LENGTH)
     slug = models.SlugField(max_length=60)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TOURNAMENT)
     preset = models.CharField(max_length=40)
@@ -114,7 +116,7 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     bots = models.BooleanField(default=False)
     bot = models.CharField(max_length=40, blank=True, default="")
-    seed = models.CharField(max_length=64)
+    seed = models.CharField(max_length=limits.SEED_LENGTH)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
     # Read by the standings projection (League II).
     scoring = models.CharField(max_length=20, choices=Scoring.choices, default=Scoring.POINTS)
@@ -187,14 +189,14 @@ class Round(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     method = models.CharField(max_length=20)
     params = models.JSONField(default=dict, blank=True)
-    seed = models.CharField(max_length=64)
+    seed = models.CharField(max_length=limits.SEED_LENGTH)
     input_digest = models.CharField(max_length=64)
     request = models.JSONField(default=dict)
     generated = models.JSONField(default=dict)
     byes = models.JSONField(default=list, blank=True)
     notes = models.JSONField(default=list, blank=True)
     # Why the director published tables out of the generated order or composition.
-    edit_reason = models.CharField(max_length=500, blank=True, default="")
+    edit_reason = models.CharField(max_length=limits.REASON_LENGTH, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -165,7 +165,8 @@ def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True)
     state.games, state.results = read, results
     parsed = {int(g): TableResult.from_dict(r) for g, r in results.items()}
-    state.rows = standings(settings_of(tournament), rounds_of(tournament.pk), parsed)
+    settings = Settings.from_mapping(settings_of(tournament), stored=True)
+    state.rows = standings(settings, rounds_of(tournament.pk), parsed)
     state.error_code, state.failed_at = "", None
     state.save()
     return Refreshed(len(changed), len(new_versions), state.position)
@@ -309,7 +310,7 @@ def read_standings(
     if state is None:
         refresh(tournament.pk)
         state = StandingsState.objects.get(tournament_id=tournament.pk)
-    settings = Settings.from_mapping(settings_of(tournament))
+    settings = Settings.from_mapping(settings_of(tournament), stored=True)
     if timeline == RECORDED and at is not None:
         results, newest, published_by = _recorded(tournament.pk, at)
         rounds = [] if published_by is None else rounds_of(tournament.pk, published_by=published_by)
@@ -355,7 +356,7 @@ def standings_changes(tournament: Tournament) -> list[dict[str, Any]]:
     is listed in it (a retracted finish, then a penalty, then the hand recorded again);
     the first one's author, time, reason, game and hand head it. A correction during a
     game not yet counted changes nothing anybody saw, and is not listed."""
-    settings = Settings.from_mapping(settings_of(tournament))
+    settings = Settings.from_mapping(settings_of(tournament), stored=True)
     rounds = rounds_of(tournament.pk)
     versions = list(
         ResultVersion.objects.filter(tournament_id=tournament.pk)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
-from league.models import Club, Membership, Player, RatingEntry, Table
+from league.models import Club, Membership, Player, RatingEntry, Table, Tournament
 
 # Club roles that may open and record the club's games.
 RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
@@ -20,6 +20,23 @@ def clubs_with_player_counts() -> QuerySet[Club]:
 def is_club_recorder(user_id: int, club_id: int) -> bool:
     """Whether the user is a director or scorekeeper of the club."""
     return Membership.objects.filter(club_id=club_id, user_id=user_id, role__in=RECORDER_ROLES).exists()
+
+
+def sees_drafts(user: Any, club_id: int) -> bool:
+    """Whether ``user`` may see the club's drafts — tournaments in draft and draft rounds
+    with their seating: its directors and scorekeepers. To anyone else a draft does not
+    exist (a 404, absent from every list, the club page and the archive)."""
+    return bool(getattr(user, "is_authenticated", False) and is_club_recorder(user.pk, club_id))
+
+
+def visible_tournaments(user: Any, club: Club) -> QuerySet[Tournament]:
+    """The club's tournaments that ``user`` may see (drafts to its staff only)."""
+    tournaments = club.tournaments.all()
+    return tournaments if sees_drafts(user, club.pk) else tournaments.exclude(status=Tournament.Status.DRAFT)
+
+
+# The club's tournaments as counted for everyone (a draft is not public).
+PUBLIC_TOURNAMENTS = ~Q(tournaments__status=Tournament.Status.DRAFT)
 
 
 def records_club_game(user_id: int, game: Any) -> bool:

@@ -9,49 +9,56 @@ from typing import Any
 from rest_framework import serializers
 
 from games.models import Mode
+from games.serializers import StrictSerializer
+from league import limits
+from league.limits import MAX_ID, MAX_PLAYERS, MAX_ROUNDS, MAX_TABLE_SEATS, MAX_TABLES, MIN_TABLE_SEATS
 from league.models import Club, Player, Registration, Round, Table, Tournament
 from league.projection import settings_of
 from league.seating import METHODS
 from league.services import departs_from_generated
 from league.standings import REGISTRY, Settings
 
-# Where a number may be large, the largest taken: more than any event needs.
-MAX_NUMBER = 100_000
+POINTS_HELP = (
+    f"From -{limits.POINTS_LIMIT} to {limits.POINTS_LIMIT}: a whole number, a decimal of at most "
+    f"{limits.POINTS_DECIMALS} places or a fraction n/d (d at most {limits.POINTS_DENOMINATOR})"
+)
 
 
-class TableSizeSerializer(serializers.Serializer[None]):
-    min = serializers.IntegerField(min_value=2, max_value=8)
-    max = serializers.IntegerField(min_value=2, max_value=8)
+class TableSizeSerializer(StrictSerializer):
+    min = serializers.IntegerField(min_value=MIN_TABLE_SEATS, max_value=MAX_TABLE_SEATS)
+    max = serializers.IntegerField(min_value=MIN_TABLE_SEATS, max_value=MAX_TABLE_SEATS)
 
 
-class SeatingParamsSerializer(serializers.Serializer[None]):
+class SeatingParamsSerializer(StrictSerializer):
     swap_budget = serializers.IntegerField(
-        required=False, min_value=0, max_value=MAX_NUMBER, help_text="swiss: swaps tried to avoid repeats"
+        required=False,
+        min_value=limits.SEATING_PARAMS["swap_budget"][0],
+        max_value=limits.SEATING_PARAMS["swap_budget"][1],
+        help_text="swiss: swaps tried to avoid repeats",
     )
     final_size = serializers.IntegerField(
         required=False,
-        min_value=2,
-        max_value=8,
+        min_value=limits.SEATING_PARAMS["final_size"][0],
+        max_value=limits.SEATING_PARAMS["final_size"][1],
         help_text="knockout, multi-player: players at the final table",
     )
     rounds = serializers.IntegerField(
-        required=False, min_value=1, max_value=100, help_text="round_robin: rounds of the schedule"
+        required=False,
+        min_value=limits.SEATING_PARAMS["rounds"][0],
+        max_value=limits.SEATING_PARAMS["rounds"][1],
+        help_text="round_robin: rounds of the schedule",
     )
 
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(f"unknown seating parameter {', '.join(map(str, unknown))}")
-        return super().to_internal_value(data)
 
-
-class ScoringFieldsSerializer(serializers.Serializer[None]):
+class ScoringFieldsSerializer(StrictSerializer):
     """How results become standings (docs/standings.md): on create and on change."""
 
     scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices, required=False)
     placement_points = serializers.ListField(
-        child=serializers.JSONField(), max_length=16, required=False, help_text="Points per place (placement)"
+        child=serializers.JSONField(),
+        max_length=limits.MAX_PLACES,
+        required=False,
+        help_text=POINTS_HELP + "; one per place, first place first (placement)",
     )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=sorted(REGISTRY)),
@@ -59,55 +66,64 @@ class ScoringFieldsSerializer(serializers.Serializer[None]):
         required=False,
         help_text="Tiebreak names in order; default: the preset's (docs/standings.md)",
     )
-    bye_points = serializers.CharField(max_length=32, required=False, allow_blank=True)
-    min_games = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+    bye_points = serializers.CharField(
+        max_length=limits.POINTS_TEXT_LENGTH,
+        required=False,
+        allow_blank=True,
+        help_text=POINTS_HELP + "; empty: an average game",
+    )
+    min_games = serializers.IntegerField(min_value=0, max_value=limits.MAX_MIN_GAMES, required=False)
 
 
 class TournamentCreateSerializer(ScoringFieldsSerializer):
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=limits.TOURNAMENT_NAME_LENGTH)
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=Tournament.Kind.TOURNAMENT)
-    preset = serializers.CharField(max_length=40, default="knock-rummy")
+    preset = serializers.CharField(max_length=limits.PRESET_LENGTH, default="knock-rummy")
     options = serializers.DictField(default=dict, help_text="Rule options overriding the preset")
     mode = serializers.ChoiceField(choices=Mode.choices, default=Tournament.Mode.PHYSICAL)
     table_size = TableSizeSerializer()
     seating = serializers.ChoiceField(choices=sorted(METHODS), default="balanced")
     seating_params = SeatingParamsSerializer(required=False)
     rounds = serializers.IntegerField(
-        min_value=1, max_value=100, required=False, allow_null=True, default=None
+        min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True, default=None
     )
     bots = serializers.BooleanField(
         default=False, help_text="Fill digital tables with bots up to table_size.min"
     )
-    bot = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
-    seed = serializers.CharField(max_length=64, required=False, help_text="Default: drawn at random")
+    bot = serializers.CharField(max_length=limits.BOT_LENGTH, required=False, allow_blank=True, default="")
+    seed = serializers.CharField(
+        max_length=limits.SEED_LENGTH, required=False, help_text="Default: drawn at random"
+    )
 
 
 class TournamentUpdateSerializer(ScoringFieldsSerializer):
-    name = serializers.CharField(max_length=120, required=False)
-    preset = serializers.CharField(max_length=40, required=False)
+    name = serializers.CharField(max_length=limits.TOURNAMENT_NAME_LENGTH, required=False)
+    preset = serializers.CharField(max_length=limits.PRESET_LENGTH, required=False)
     options = serializers.DictField(required=False)
     mode = serializers.ChoiceField(choices=Mode.choices, required=False)
     table_size = TableSizeSerializer(required=False)
     seating = serializers.ChoiceField(choices=sorted(METHODS), required=False)
     seating_params = SeatingParamsSerializer(required=False)
-    rounds = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+    rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True)
     bots = serializers.BooleanField(required=False)
-    bot = serializers.CharField(max_length=40, required=False, allow_blank=True)
-    seed = serializers.CharField(max_length=64, required=False)
+    bot = serializers.CharField(max_length=limits.BOT_LENGTH, required=False, allow_blank=True)
+    seed = serializers.CharField(max_length=limits.SEED_LENGTH, required=False)
     status = serializers.ChoiceField(
         choices=Tournament.Status.choices, required=False, help_text='"finished" closes the tournament'
     )
 
 
-class PlayerCreateSerializer(serializers.Serializer[None]):
-    name = serializers.CharField(max_length=80)
+class PlayerCreateSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=limits.PLAYER_NAME_LENGTH)
 
 
-class RegistrationCreateSerializer(serializers.Serializer[None]):
-    player = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
-    name = serializers.CharField(max_length=80, required=False, help_text="Creates the club player if new")
-    from_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
-    seed_number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
+class RegistrationCreateSerializer(StrictSerializer):
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+    name = serializers.CharField(
+        max_length=limits.PLAYER_NAME_LENGTH, required=False, help_text="Creates the club player if new"
+    )
+    from_round = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False)
+    seed_number = serializers.IntegerField(min_value=1, max_value=limits.MAX_SEED_NUMBER, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("player" in attrs) == ("name" in attrs):
@@ -115,42 +131,44 @@ class RegistrationCreateSerializer(serializers.Serializer[None]):
         return attrs
 
 
-class RegistrationUpdateSerializer(serializers.Serializer[None]):
+class RegistrationUpdateSerializer(StrictSerializer):
     status = serializers.ChoiceField(choices=Registration.Status.choices)
-    dropped_after = serializers.IntegerField(min_value=0, max_value=100, required=False)
-    from_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
-    seed_number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
+    dropped_after = serializers.IntegerField(min_value=0, max_value=MAX_ROUNDS, required=False)
+    from_round = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False)
+    seed_number = serializers.IntegerField(min_value=1, max_value=limits.MAX_SEED_NUMBER, required=False)
 
 
-class RoundCreateSerializer(serializers.Serializer[None]):
+class RoundCreateSerializer(StrictSerializer):
     force_reason = serializers.CharField(
-        max_length=500,
+        max_length=limits.REASON_LENGTH,
         required=False,
         allow_blank=True,
         help_text="Generate before the last round is complete",
     )
     tables = serializers.ListField(
         child=serializers.ListField(
-            child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), max_length=8
+            child=serializers.IntegerField(min_value=1, max_value=MAX_ID), max_length=MAX_TABLE_SEATS
         ),
         required=False,
-        max_length=1000,
+        max_length=MAX_TABLES,
         help_text="manual seating: the tables, player ids in seat order",
     )
     byes = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), required=False, max_length=8000
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False, max_length=MAX_PLAYERS
     )
 
 
-class MoveSerializer(serializers.Serializer[None]):
-    player = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
-    table = serializers.IntegerField(min_value=1, max_value=1000, allow_null=True, help_text="null: a bye")
-    position = serializers.IntegerField(min_value=0, max_value=8, required=False)
+class MoveSerializer(StrictSerializer):
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    table = serializers.IntegerField(
+        min_value=1, max_value=MAX_TABLES, allow_null=True, help_text="null: a bye"
+    )
+    position = serializers.IntegerField(min_value=0, max_value=MAX_TABLE_SEATS, required=False)
 
 
-class RoundUpdateSerializer(serializers.Serializer[None]):
+class RoundUpdateSerializer(StrictSerializer):
     swap = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         min_length=2,
         max_length=2,
         required=False,
@@ -158,20 +176,20 @@ class RoundUpdateSerializer(serializers.Serializer[None]):
     move = MoveSerializer(required=False)
     tables = serializers.ListField(
         child=serializers.ListField(
-            child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), max_length=8
+            child=serializers.IntegerField(min_value=1, max_value=MAX_ID), max_length=MAX_TABLE_SEATS
         ),
         required=False,
-        max_length=1000,
+        max_length=MAX_TABLES,
     )
     byes = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), required=False, max_length=8000
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False, max_length=MAX_PLAYERS
     )
-    edit_reason = serializers.CharField(max_length=500, required=False, allow_blank=True)
+    edit_reason = serializers.CharField(max_length=limits.REASON_LENGTH, required=False, allow_blank=True)
 
 
-class PublishSerializer(serializers.Serializer[None]):
+class PublishSerializer(StrictSerializer):
     edit_reason = serializers.CharField(
-        max_length=500,
+        max_length=limits.REASON_LENGTH,
         required=False,
         allow_blank=True,
         help_text="Why the tables differ from the generated ones",
@@ -277,7 +295,12 @@ def present_club(club: Club) -> dict[str, Any]:
         "name": club.name,
         "slug": club.slug,
         "players": getattr(club, "player_count", None) or club.players.count(),
-        "tournaments": getattr(club, "tournament_count", None) or club.tournaments.count(),
+        # a tournament in draft is not public: not counted
+        "tournaments": (
+            club.tournament_count
+            if hasattr(club, "tournament_count")
+            else club.tournaments.exclude(status=Tournament.Status.DRAFT).count()
+        ),
     }
 
 
@@ -311,7 +334,7 @@ def present_tournament(tournament: Tournament) -> dict[str, Any]:
         "scoring": tournament.scoring,
         "placement_points": tournament.placement_points,
         # resolved: the preset's defaults when the director named none
-        "tiebreaks": list(Settings.from_mapping(settings_of(tournament)).tiebreaks),
+        "tiebreaks": list(Settings.from_mapping(settings_of(tournament), stored=True).tiebreaks),
         "bye_points": tournament.bye_points,
         "min_games": tournament.min_games,
         "rounds_generated": generated,

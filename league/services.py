@@ -32,7 +32,8 @@ from engine.bots import BOTS
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
-from league import projection
+from league import limits, projection
+from league.limits import LATE_FIELDS, MAX_ROUNDS, REASON_LENGTH, STANDINGS_FIELDS
 from league.locks import registration_for_update, round_for_update, tournament_for_update
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
 from league.seating import (
@@ -53,9 +54,6 @@ from league.seating.base import meetings
 from league.standings import StandingsError, check_settings
 
 FINAL_GAME_STATUSES = frozenset(game_services.FINAL_STATUSES)
-TABLE_SIZE_LIMIT = 8
-MAX_ROUNDS = 100
-REASON_LENGTH = 500
 
 
 class LeagueError(ApiError):
@@ -81,9 +79,10 @@ def _resolved_ruleset(preset: Any, options: Any) -> engine.RuleSet:
 
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise LeagueError("invalid_request", f"{what} must be a whole number from {low} to {high}")
-    return value
+    try:
+        return limits.whole(value, what, low, high)
+    except limits.OutOfLimits as exc:
+        raise LeagueError(exc.code, exc.message) from None
 
 
 @dataclass(frozen=True)
@@ -103,8 +102,8 @@ class TournamentSettings:
 
 def _check_settings(values: Mapping[str, Any]) -> TournamentSettings:
     ruleset = _resolved_ruleset(values["preset"], values["options"])
-    low = _whole(values["table_min"], "table_size.min", 2, TABLE_SIZE_LIMIT)
-    high = _whole(values["table_max"], "table_size.max", 2, TABLE_SIZE_LIMIT)
+    low = _whole(values["table_min"], "table_size.min", limits.MIN_TABLE_SEATS, limits.MAX_TABLE_SEATS)
+    high = _whole(values["table_max"], "table_size.max", limits.MIN_TABLE_SEATS, limits.MAX_TABLE_SEATS)
     if low > high:
         raise LeagueError("invalid_table_size", f"table_size: min {low} is above max {high}")
     if low < ruleset.min_players or high > ruleset.max_players:
@@ -160,14 +159,17 @@ def _unique_slug(club: Club, name: str, exclude: int | None = None) -> str:
     return slug
 
 
-def _name(value: Any, what: str = "name", limit: int = 120) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value.strip()) > limit:
-        raise LeagueError("invalid_request", f"{what} must be 1 to {limit} characters")
-    return value.strip()
+def _text(value: Any, what: str, limit: int = limits.TOURNAMENT_NAME_LENGTH, *, reason: bool = False) -> str:
+    """A name (or, ``reason``, a reason: empty allowed, line breaks kept) under the one
+    rule of league.limits.clean_text."""
+    try:
+        return limits.clean_text(value, what, limit, lines=reason, required=not reason)
+    except limits.OutOfLimits as exc:
+        raise LeagueError(exc.code, exc.message) from None
 
 
-# How results become standings (docs/standings.md); checked by the standings package.
-STANDINGS_FIELDS = ("scoring", "placement_points", "tiebreaks", "bye_points", "min_games")
+def _name(value: Any, what: str = "name", limit: int = limits.TOURNAMENT_NAME_LENGTH) -> str:
+    return _text(value, what, limit)
 
 
 def _standings_settings(
@@ -189,6 +191,45 @@ def _standings_settings(
     merged["tiebreaks"] = list(merged["tiebreaks"])
     merged["bye_points"] = str(merged["bye_points"] or "")
     return merged
+
+
+def _seating_params(value: Any) -> dict[str, int]:
+    try:
+        return limits.seating_params(dict(value) if isinstance(value, Mapping) else value)
+    except limits.OutOfLimits as exc:
+        raise LeagueError(exc.code, exc.message) from None
+
+
+def check_archived_settings(settings: Mapping[str, Any]) -> None:
+    """Refuse (LeagueError) the settings of an imported archive's tournament unless each
+    passes the checks of the API's create (league.limits, the engine's rule set, the
+    standings): the archive import calls it before it writes anything."""
+    kind = settings.get("kind")
+    if kind not in Tournament.Kind.values:
+        raise LeagueError("invalid_request", f"kind must be one of {', '.join(Tournament.Kind.values)}")
+    if settings.get("status") not in Tournament.Status.values:
+        raise LeagueError("invalid_request", f"status must be one of {', '.join(Tournament.Status.values)}")
+    checked = _check_settings(
+        {
+            "preset": settings.get("preset"),
+            "options": settings.get("options"),
+            "table_min": settings.get("table_min"),
+            "table_max": settings.get("table_max"),
+            "seating": settings.get("seating"),
+            "rounds": settings.get("rounds"),
+            "bots": settings.get("bots"),
+            "bot": settings.get("bot"),
+            "mode": settings.get("mode"),
+        }
+    )
+    _name(settings.get("name"))
+    _name(settings.get("seed"), "seed", limits.SEED_LENGTH)
+    _seating_params(settings.get("seating_params"))
+    try:
+        limits.stake(settings.get("stake"))
+    except limits.OutOfLimits as exc:
+        raise LeagueError(exc.code, exc.message) from None
+    _standings_settings(settings, preset=checked.preset, kind=kind)
 
 
 def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournament:
@@ -219,10 +260,8 @@ def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournamen
     seed = data.get("seed")
     if seed is None:
         seed = secrets.token_hex(8)
-    seed = _name(seed, "seed", 64)
-    params = data.get("seating_params", {})
-    if not isinstance(params, Mapping):
-        raise LeagueError("invalid_request", "seating_params must be an object")
+    seed = _name(seed, "seed", limits.SEED_LENGTH)
+    params = _seating_params(data.get("seating_params", {}))
     scoring = _standings_settings(data, preset=checked.preset, kind=kind)
     with transaction.atomic():
         return Tournament.objects.create(
@@ -247,9 +286,6 @@ def create_tournament(club: Club, data: Mapping[str, Any], by: Any) -> Tournamen
         )
 
 
-# Fields a director may change once a round exists: none of them changes a seating.
-# The scoring fields may change at any time: the standings are rebuilt from the logs.
-LATE_FIELDS = frozenset({"name", "rounds", "status", *STANDINGS_FIELDS})
 UPDATABLE = frozenset(
     {"name", "preset", "options", "mode", "table_size", "seating", "seating_params", "rounds", "bots", "bot"}
     | {"seed", "status", *STANDINGS_FIELDS}
@@ -300,11 +336,9 @@ def update_tournament(tournament: Tournament, data: Mapping[str, Any], by: Any) 
         if "name" in data:
             tournament.name = _name(data["name"])
         if "seed" in data:
-            tournament.seed = _name(data["seed"], "seed", 64)
+            tournament.seed = _name(data["seed"], "seed", limits.SEED_LENGTH)
         if "seating_params" in data:
-            if not isinstance(data["seating_params"], Mapping):
-                raise LeagueError("invalid_request", "seating_params must be an object")
-            tournament.seating_params = dict(data["seating_params"])
+            tournament.seating_params = _seating_params(data["seating_params"])
         for field in (
             "preset",
             "options",
@@ -367,7 +401,7 @@ def close_tournament(tournament: Tournament, by: Any) -> Tournament:
 
 def add_player(club: Club, name: Any, user: Any = None) -> Player:
     """A new club player (``player_exists`` if the club has one of that name)."""
-    clean = _name(name, "name", 80)
+    clean = _name(name, "name", limits.PLAYER_NAME_LENGTH)
     try:
         with transaction.atomic():
             return Player.objects.create(club=club, name=clean, user=user)
@@ -396,7 +430,7 @@ def register(
         raise LeagueError("invalid_request", 'give either "player" (an id) or "name"')
     with transaction.atomic():
         if player is None:
-            clean = _name(name, "name", 80)
+            clean = _name(name, "name", limits.PLAYER_NAME_LENGTH)
             player, _ = Player.objects.get_or_create(club=tournament.club, name=clean)
         elif player.club_id != tournament.club_id:
             raise LeagueError("not_found", f"the club has no player {player.pk}", 404)
@@ -408,7 +442,7 @@ def register(
                 f"round {next_round - 1} already exists: a late entrant starts at {next_round}",
             )
         if seed_number is not None:
-            seed_number = _whole(seed_number, "seed_number", 1, 100_000)
+            seed_number = _whole(seed_number, "seed_number", 1, limits.MAX_SEED_NUMBER)
         try:
             with transaction.atomic():
                 return Registration.objects.create(
@@ -455,7 +489,7 @@ def set_registration_status(
                 409,
             )
         if seed_number is not None:
-            registration.seed_number = _whole(seed_number, "seed_number", 1, 100_000)
+            registration.seed_number = _whole(seed_number, "seed_number", 1, limits.MAX_SEED_NUMBER)
         if from_round is not None:
             start = _whole(from_round, "from_round", 1, MAX_ROUNDS)
             if start <= last and start != registration.from_round:
@@ -693,13 +727,13 @@ def generate_round(
             last = round_for_update(last.pk)
             _complete_if_done(last)
         notes: list[str] = []
-        reason = (force_reason or "").strip()
+        reason = _text(force_reason or "", "force_reason", REASON_LENGTH, reason=True)
         for blocker in round_blockers(tournament, [] if last is None else [last]):
             if not blocker.enforced:
                 continue
             if blocker.overridable and reason:
                 assert last is not None
-                notes.append(f"generated before round {last.number} was complete: {reason[:REASON_LENGTH]}")
+                notes.append(f"generated before round {last.number} was complete: {reason}")
                 continue
             raise LeagueError(blocker.code, blocker.message, blocker.status)
         request = seating_request(tournament, number)
@@ -834,11 +868,7 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
 
 
 def _edit_reason(value: Any) -> str:
-    if not isinstance(value, str) or len(value) > REASON_LENGTH:
-        raise LeagueError(
-            "invalid_request", f"edit_reason must be text of at most {REASON_LENGTH} characters"
-        )
-    return value.strip()
+    return _text(value, "edit_reason", REASON_LENGTH, reason=True)
 
 
 def _bye_note_kept(note: str, byes: Sequence[PlayerId], had_bye: set[PlayerId], name: Any) -> bool:

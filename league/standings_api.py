@@ -118,7 +118,7 @@ class TournamentStandingsView(ApiView):
         summary="The tournament's standings, as of any round or moment (public)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(_document(tournament_or_404(tournament_id), request))
+        return Response(_document(tournament_or_404(tournament_id, request.user), request))
 
 
 class TournamentStandingsCsvView(ApiView):
@@ -134,7 +134,7 @@ class TournamentStandingsCsvView(ApiView):
         summary="The standings as CSV, with the JSON's parameters (public)",
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         document = _document(tournament, request)
         tiebreaks: list[str] = list(document["rows"][0]["tiebreaks"]) if document["rows"] else []
         out = io.StringIO()
@@ -197,7 +197,7 @@ class TournamentStandingsChangesView(ApiView):
         summary="Every correction that changed the standings: who, when, why, and its effect (public)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id, request.user)
         if request.query_params:
             raise ApiError("unknown_parameter", "this list takes no query parameters")
         try:

@@ -14,9 +14,10 @@ import engine
 from engine.bots import BOTS
 from engine.rules import CHOICES, PRESETS
 from games.services import RuleSetRefused, ruleset_named
+from league import limits
+from league.limits import LATE_FIELDS, MAX_ROUNDS, MAX_TABLE_SEATS, MIN_TABLE_SEATS, STANDINGS_FIELDS
 from league.models import Tournament
 from league.seating import METHODS
-from league.services import STANDINGS_FIELDS
 from league.standings import REGISTRY, StandingsError, check_settings
 
 DEFAULT_PRESET = "knock-rummy"
@@ -106,25 +107,37 @@ def field_of_message(message: str) -> str | None:
     return None
 
 
+# The range of a points value (league.limits.points), in the form's words.
+POINTS_RANGE = (
+    f"Each from -{limits.POINTS_LIMIT} to {limits.POINTS_LIMIT}: a whole number, a decimal like 2.5 "
+    f"(at most {limits.POINTS_DECIMALS} places) or a fraction like 1/2 "
+    f"(at most {limits.POINTS_DENOMINATOR} below the line)."
+)
+
+
 class TournamentForm(forms.Form):
     """Create (or edit) a tournament. ``preset`` decides which options are shown; the
     hidden ``options_for`` says which preset's options were posted, so changing the
     preset without JavaScript first shows the new preset's defaults."""
 
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=limits.TOURNAMENT_NAME_LENGTH)
     kind = forms.ChoiceField(choices=Tournament.Kind.choices, initial=Tournament.Kind.TOURNAMENT)
     preset = forms.ChoiceField(choices=[(p, p) for p in sorted(PRESETS)], initial=DEFAULT_PRESET)
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
     mode = forms.ChoiceField(choices=Tournament.Mode.choices, initial=Tournament.Mode.PHYSICAL)
-    table_min = forms.IntegerField(label="Smallest table", min_value=2, max_value=8, initial=3)
-    table_max = forms.IntegerField(label="Largest table", min_value=2, max_value=8, initial=4)
+    table_min = forms.IntegerField(
+        label="Smallest table", min_value=MIN_TABLE_SEATS, max_value=MAX_TABLE_SEATS, initial=3
+    )
+    table_max = forms.IntegerField(
+        label="Largest table", min_value=MIN_TABLE_SEATS, max_value=MAX_TABLE_SEATS, initial=4
+    )
     seating = forms.ChoiceField(
         label="Seating method",
         choices=[(m, METHOD_LABELS.get(m, m)) for m in sorted(METHODS)],
         initial="balanced",
     )
     rounds = forms.IntegerField(
-        label="Rounds", min_value=1, max_value=100, required=False, initial=3,
+        label="Rounds", min_value=1, max_value=MAX_ROUNDS, required=False, initial=3,
         help_text="A one-day tournament's number of rounds; empty for a league season or a knockout.",
     )  # fmt: skip
     bots = forms.BooleanField(
@@ -140,17 +153,19 @@ class TournamentForm(forms.Form):
     )  # fmt: skip
     placement_points = forms.CharField(
         label="Points per place", required=False, max_length=200,
-        help_text="Placement scoring, first place first: for example 3, 2, 1, 0.",
+        help_text=f"Placement scoring, first place first: for example 3, 2, 1, 0 (at most "
+        f"{limits.MAX_PLACES} places). {POINTS_RANGE}",
     )  # fmt: skip
     tiebreaks = forms.CharField(
         label="Tiebreaks, in order", required=False, max_length=300,
         help_text="Empty: the preset's own. Any of: " + ", ".join(sorted(REGISTRY)) + ".",
     )  # fmt: skip
     bye_points = forms.CharField(
-        label="Points for a bye", required=False, max_length=32, help_text="Empty: an average game."
-    )
+        label="Points for a bye", required=False, max_length=limits.POINTS_TEXT_LENGTH,
+        help_text=f"Empty: an average game. {POINTS_RANGE}",
+    )  # fmt: skip
     min_games = forms.IntegerField(
-        label="Games to qualify", min_value=0, max_value=1000, required=False, initial=0,
+        label="Games to qualify", min_value=0, max_value=limits.MAX_MIN_GAMES, required=False, initial=0,
         help_text="League seasons: players with fewer games are listed unranked.",
     )  # fmt: skip
 
@@ -178,6 +193,12 @@ class TournamentForm(forms.Form):
             for name, field in self.fields.items():
                 if name not in LATE_FIELDS:
                     field.disabled = True
+
+    def clean_name(self) -> str:
+        try:
+            return limits.clean_text(self.cleaned_data.get("name"), "The name", limits.TOURNAMENT_NAME_LENGTH)
+        except limits.OutOfLimits as exc:
+            raise forms.ValidationError(exc.message + ".") from None
 
     def _posted_preset(self) -> str:
         if self.is_bound:
@@ -349,8 +370,6 @@ class TournamentForm(forms.Form):
         self.add_error(field, message)
 
 
-# What a started tournament may still change (the rest decides the seating).
-LATE_FIELDS = frozenset({"name", "rounds", *STANDINGS_FIELDS})
 # Where the standings' refusals of the scoring fields go, by their code.
 SCORING_ERRORS = {
     "unknown_scoring": "scoring",

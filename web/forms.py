@@ -8,8 +8,11 @@ tap, or a reload after a timeout, records once."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.http import HttpRequest
+
+from league.limits import OutOfLimits, clean_text
 
 FIELD = "idempotency_key"
 _KEY = re.compile(r"^[A-Za-z0-9_\-:.]{8,100}$")
@@ -23,3 +26,44 @@ def posted_key(request: HttpRequest, scope: str) -> str | None:
     if not _KEY.match(key):
         return None
     return f"web:{scope}:{key}"
+
+
+class BadField(ValueError):
+    """A posted field that is not what the form asks for: ``field`` names it (the page
+    shows ``message`` under it, or beside the form), and nothing was changed."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def posted_whole(
+    data: Any, name: str, label: str, low: int, high: int, *, required: bool = True
+) -> int | None:
+    """The posted field ``name`` as a whole number from ``low`` to ``high`` (None when
+    empty and not ``required``); :class:`BadField` for anything else: never read as
+    "none" (a junk table number is not a bye), never ``int`` of 5,000 digits or of
+    ``"²"`` (``str.isdigit`` takes it)."""
+    text = str(data.get(name, "") or "").strip()
+    if not text:
+        if required:
+            raise BadField(name, f"{label}: give a whole number from {low} to {high}.")
+        return None
+    digits = text[1:] if text.startswith("-") and low < 0 else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(max(abs(low), high)))):
+        raise BadField(name, f"{label} must be a whole number from {low} to {high}.")
+    value = int(text)
+    if not low <= value <= high:
+        raise BadField(name, f"{label} must be a whole number from {low} to {high}.")
+    return value
+
+
+def posted_text(data: Any, name: str, label: str, limit: int, *, lines: bool = False) -> str:
+    """A posted name or reason, stripped (empty allowed: the caller says when it is
+    needed), under the league's one text rule (``league.limits.clean_text``: no control
+    character, at most ``limit`` characters); :class:`BadField` otherwise."""
+    try:
+        return clean_text(str(data.get(name, "") or ""), label, limit, lines=lines, required=False)
+    except OutOfLimits as exc:
+        raise BadField(name, exc.message[:1].upper() + exc.message[1:] + ".") from None

@@ -178,7 +178,9 @@ def _ordinal_text(row: Mapping[str, Any]) -> str:
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
-    names = list(Settings.from_mapping(settings_of(tournament)).tiebreaks)  # the preset's when none are set
+    names = list(
+        Settings.from_mapping(settings_of(tournament), stored=True).tiebreaks
+    )  # the preset's when none are set
     # The seeded draw orders players nothing else separates; its number means nothing to a reader.
     names = [name for name in names if name not in HIDDEN_TIEBREAKS]
     recorded_at = document["current_to"].get("recorded_at")

@@ -164,6 +164,8 @@ def card_history(kept: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dic
         if event.get("type") in ("HandDealt", "HandResultRecorded"):
             start = index
     history: dict[str, str] = {}
+    holder: dict[str, Any] = {}  # the seat each card was last seen going into
+    unseen_knocker = None  # who knocked face down with a card nobody saw
     turn = 1
     for event in kept[start:]:
         kind = event.get("type")
@@ -175,22 +177,34 @@ def card_history(kept: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dic
             for seat, cards in (data.get("hands") or {}).items():
                 for code in cards:
                     history[code] = f"was dealt to {seat_name(names, seat)}"
+                    holder[code] = str(seat)
         elif kind == "CardDrawn" and data.get("card"):
             where = "the discard pile" if data.get("source") == "discard" else "the stock"
             history[data["card"]] = f"was taken from {where} by {who} in turn {turn}"
+            holder[data["card"]] = str(data.get("seat"))
         elif kind == "CardDiscarded":
             if data.get("card"):
                 history[data["card"]] = f"was already discarded by {who} in turn {turn}"
+                holder.pop(data["card"], None)
             turn += 1
         elif kind == "Knocked":
             if data.get("card"):
                 history[data["card"]] = f"was {who}'s knock discard in turn {turn}"
+                holder.pop(data["card"], None)
+            elif not data.get("lay_down"):
+                unseen_knocker = str(data.get("seat"))
             turn += 1
         elif kind == "StockRestocked":
             for code, text in list(history.items()):
                 if text.startswith("was already discarded") or text.startswith("is the upcard"):
                     history[code] = f"went back into the stock when {who} restocked in turn {turn}"
         elif kind == "HandRevealed":
-            for code in data.get("cards") or ():
+            cards = data.get("cards") or ()
+            for code in cards:
                 history[code] = f"was shown in {who}'s revealed hand"
+            if str(data.get("seat")) == unseen_knocker:
+                # The known card the knocker's hand lacks is the face-down discard (engine.physical).
+                for code, seat in holder.items():
+                    if seat == unseen_knocker and code not in cards:
+                        history[code] = f"was {who}'s face-down knock discard"
     return history

@@ -27,16 +27,21 @@ Effects, in every scheme:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
+from league import limits
 from league.standings.results import ABANDONED, FINISHED, StandingsError, TableResult, table_result
 from league.standings.scoring import SCHEMES, awards, bye_award
 from league.standings.tiebreaks import REGISTRY, PlayedGame, Record, check_tiebreaks, default_tiebreaks
 
 KINDS = ("tournament", "league")
+T = TypeVar("T")
+NO_PLACES: tuple[Fraction, ...] = ()  # the scheme's default placement points
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,30 +56,41 @@ class Settings:
     kind: str
 
     @classmethod
-    def from_mapping(cls, settings: Mapping[str, Any]) -> Settings:
+    def from_mapping(cls, settings: Mapping[str, Any], *, stored: bool = False) -> Settings:
         """Checked settings; StandingsError with a stable code on bad ones. Empty
-        ``tiebreaks`` take the preset's defaults."""
+        ``tiebreaks`` take the preset's defaults.
+
+        ``stored``: settings read back from the database, where every write checked them
+        (league.limits). Should one still be out of range (a row written before the
+        limits), the standings are computed with that field's default rather than fail:
+        one bad setting never stops a tournament's standings, nor the catch-up of the
+        others. The field is logged."""
         preset = str(settings.get("preset") or "")
         scoring = settings.get("scoring") or "points"
         if scoring not in SCHEMES:
             raise StandingsError(
                 "unknown_scoring", f"unknown scoring {scoring!r}; known: {', '.join(SCHEMES)}"
             )
-        raw_points = settings.get("placement_points") or []
-        if isinstance(raw_points, str) or not isinstance(raw_points, Sequence):
-            raise StandingsError("invalid_placement_points", "placement_points is a list of numbers")
-        try:
-            placement = tuple(Fraction(str(v)) for v in raw_points if not isinstance(v, bool))
-        except (TypeError, ValueError, ZeroDivisionError) as exc:
-            raise StandingsError("invalid_placement_points", "placement_points is a list of numbers") from exc
-        if len(placement) != len(raw_points):
-            raise StandingsError("invalid_placement_points", "placement_points is a list of numbers")
+        placement = _stored_or_default(
+            stored,
+            settings,
+            "placement_points",
+            NO_PLACES,
+            lambda: _placement_points(settings.get("placement_points")),
+        )
         tiebreaks = check_tiebreaks(settings.get("tiebreaks") or ()) or default_tiebreaks(preset)
-        bye_points = str(settings.get("bye_points") or "")
-        bye_award(scoring, bye_points, placement)  # checks it
-        min_games = settings.get("min_games") or 0
-        if isinstance(min_games, bool) or not isinstance(min_games, int) or min_games < 0:
-            raise StandingsError("invalid_min_games", "min_games is a whole number, 0 or more")
+        bye_points = _stored_or_default(
+            stored, settings, "bye_points", "", lambda: _bye_points(settings.get("bye_points"))
+        )
+        min_games = _stored_or_default(
+            stored,
+            settings,
+            "min_games",
+            0,
+            lambda: limits.whole(
+                settings.get("min_games") or 0, "min_games", 0, limits.MAX_MIN_GAMES, "invalid_min_games"
+            ),
+        )
         kind = settings.get("kind") or "tournament"
         if kind not in KINDS:
             raise StandingsError("invalid_kind", f"kind is one of {', '.join(KINDS)}, not {kind!r}")
@@ -88,6 +104,42 @@ class Settings:
             str(settings.get("seed") or ""),
             kind,
         )
+
+
+def _placement_points(raw: Any) -> tuple[Fraction, ...]:
+    raw = raw or []
+    if isinstance(raw, str) or not isinstance(raw, Sequence):
+        raise StandingsError("invalid_placement_points", "placement_points is a list of numbers")
+    if len(raw) > limits.MAX_PLACES:
+        raise StandingsError(
+            "invalid_placement_points", f"placement_points has at most {limits.MAX_PLACES} places"
+        )
+    return tuple(limits.points(v, "each of placement_points", "invalid_placement_points") for v in raw)
+
+
+def _bye_points(raw: Any) -> str:
+    """The bye's points as stored (text; empty: an average game), checked."""
+    if raw in ("", None):
+        return ""
+    limits.points(raw, "bye_points", "invalid_bye_points")
+    return str(raw).strip()
+
+
+def _stored_or_default(
+    stored: bool, settings: Mapping[str, Any], field: str, default: T, read: Callable[[], T]
+) -> T:
+    try:
+        return read()
+    except limits.OutOfLimits as exc:
+        if not stored:
+            raise StandingsError(exc.code, exc.message) from None
+    except StandingsError:
+        if not stored:
+            raise
+    logger.warning(
+        "standings: stored %s %.80r is out of range; its default is used", field, settings.get(field)
+    )
+    return default
 
 
 def check_settings(settings: Mapping[str, Any]) -> None:

@@ -26,6 +26,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 
+from league import limits
 from league.standings.results import StandingsError, TableResult
 
 SCHEMES = ("points", "placement", "match")
@@ -94,15 +95,14 @@ def awards(
 
 
 def bye_award(scheme: str, bye_points: str, placement_points: Sequence[Fraction | int]) -> Fraction:
-    """A bye's worth: ``bye_points`` when set, else an average game — 0 under ``points``
-    (game points sum to zero), the list's mean under ``placement``, ½ under ``match``."""
+    """A bye's worth: ``bye_points`` when set (within league.limits), else an average
+    game — 0 under ``points`` (game points sum to zero), the list's mean under
+    ``placement``, ½ under ``match``."""
     if bye_points not in ("", None):
         try:
-            return Fraction(bye_points)
-        except (TypeError, ValueError, ZeroDivisionError) as exc:
-            raise StandingsError(
-                "invalid_bye_points", f"bye_points must be a number, not {bye_points!r}"
-            ) from exc
+            return limits.points(bye_points, "bye_points", "invalid_bye_points")
+        except limits.OutOfLimits as exc:
+            raise StandingsError(exc.code, exc.message) from None
     if scheme == "placement":
         values = [Fraction(v) for v in placement_points] or [Fraction(v) for v in DEFAULT_PLACEMENT_POINTS]
         return sum(values, ZERO) / len(values)

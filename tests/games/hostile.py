@@ -504,3 +504,136 @@ def corpus() -> list[Case]:
             headers = (("HTTP_AUTHORIZATION", auth),)
             cases.append(Case(f"{endpoint.name}-authorization-{name}", endpoint, headers=headers))
     return cases
+
+
+# --- the league's settings: every numeric setting, unknown fields, names, unknown paths ---------
+
+# Sent at every numeric setting of the league (tests/league/test_hostile_settings.py). The
+# first group must be refused wherever it goes; the second is legal somewhere (a bye may be
+# worth -1), so it must only never break anything: when taken, the tournament still renders.
+SETTING_NUMBERS_REFUSED: dict[str, str] = {
+    "1e5000": "1e5000",
+    "neg1e5000": "-1e5000",
+    "int309digits": "1" + "0" * 309,  # past a double
+    "int4301digits": "1" + "0" * 4301,  # past Python's digit limit
+    "NaN": "NaN",
+    "Infinity": "Infinity",
+    "string_1e5000": '"1e5000"',
+    "string_NaN": '"NaN"',
+    "string_Infinity": '"Infinity"',
+    "string_int4301digits": '"1' + "0" * 4301 + '"',
+    "huge_denominator": '"1/99999999999999999999"',
+    "fraction_zero": '"1/0"',
+}
+SETTING_NUMBERS_SURVIVED: dict[str, str] = {
+    "minus1": "-1",
+    "zero": "0",
+    "tiny": "1e-5000",  # a float 0.0
+    "half": "0.5",
+    "string_minus1": '"-1"',
+    "over_thousand": "1001",
+}
+
+# Every numeric setting a league write takes, by endpoint (of LEAGUE_ENDPOINTS) and path.
+LEAGUE_NUMBER_FIELDS: dict[str, tuple[str, ...]] = {
+    "tournament_create": (
+        "table_size.min",
+        "table_size.max",
+        "rounds",
+        "bye_points",
+        "placement_points",
+        "placement_points.0",
+        "min_games",
+        "seating_params.swap_budget",
+        "seating_params.final_size",
+        "seating_params.rounds",
+        "options.hands",
+    ),
+    "tournament_update": (
+        "rounds",
+        "bye_points",
+        "placement_points",
+        "placement_points.0",
+        "min_games",
+        "table_size",
+        "seating_params",
+    ),
+    "register": ("player", "from_round", "seed_number"),
+    "registration_update": ("dropped_after", "from_round", "seed_number"),
+    "round_create": ("tables", "byes"),
+    "round_edit": ("move.player", "move.table", "move.position", "swap", "tables", "byes"),
+}
+# Bases with every numeric setting present (a path's parent must exist to hold a value).
+LEAGUE_NUMBER_BASES: dict[str, dict[str, Any]] = {
+    "tournament_update": {"name": "Renamed", "placement_points": [3, 2, 1, 0]},
+    "tournament_create": {
+        **next(e.base for e in LEAGUE_ENDPOINTS if e.name == "tournament_create"),
+        "scoring": "placement",
+        "placement_points": [3, 2, 1, 0],
+        "seating_params": {"swap_budget": 10},
+    },
+    "round_edit": {"edit_reason": "why", "move": {"player": 1, "table": 1}},
+}
+# Names and reasons: control characters and bidi tricks, raw JSON strings.
+CONTROL_STRINGS: dict[str, str] = {
+    "bell": '"a\\u0007b"',
+    "escape": '"Zed\\u001b[31m"',
+    "newline": '"Ann\\nBo"',
+    "c1": '"a\\u0085b"',
+    "del": '"a\\u007fb"',
+}
+LEAGUE_TEXT_FIELDS: dict[str, tuple[str, ...]] = {
+    "league_player": ("name",),
+    "tournament_create": ("name", "seed"),
+    "tournament_update": ("name",),
+    "register": ("name",),
+    "round_create": ("force_reason",),
+    "round_edit": ("edit_reason",),
+    "round_publish": ("edit_reason",),
+}
+# Paths under /api/ that no route takes; each answers the JSON 404 to any method and caller.
+UNKNOWN_PATHS = (
+    "/api/v1/tournaments/-5",
+    "/api/v1/tournaments/abc/rounds",
+    "/api/v1/clubs/1/tournaments/2",
+    "/api/v1/games/1/commands/extra",
+    "/api/v2/games",
+    "/api/v1/",
+    "/api/v1/tournaments/1/rounds/-1/publish",
+)
+
+
+@dataclass(frozen=True)
+class SettingCase:
+    id: str
+    endpoint: Endpoint
+    body: bytes
+    must_refuse: bool
+
+
+def settings_corpus() -> dict[str, list[SettingCase]]:
+    """The league's settings cases, by endpoint name: hostile numbers at every numeric
+    setting, control characters in every name and reason, an unknown field per body."""
+    by_name = {endpoint.name: endpoint for endpoint in LEAGUE_ENDPOINTS}
+    cases: dict[str, list[SettingCase]] = {name: [] for name in by_name}
+    for name, paths in LEAGUE_NUMBER_FIELDS.items():
+        endpoint = by_name[name]
+        base = LEAGUE_NUMBER_BASES.get(name, endpoint.base)
+        for path in paths:
+            for refused, values in ((True, SETTING_NUMBERS_REFUSED), (False, SETTING_NUMBERS_SURVIVED)):
+                for value_name, raw in values.items():
+                    body = _with_value(base, path, raw)
+                    cases[name].append(SettingCase(f"{name}-{path}-{value_name}", endpoint, body, refused))
+    for name, paths in LEAGUE_TEXT_FIELDS.items():
+        endpoint = by_name[name]
+        for path in paths:
+            for value_name, raw in CONTROL_STRINGS.items():
+                body = _with_value(endpoint.base, path, raw)
+                # a reason keeps its line breaks (league.limits.clean_text); a name may not
+                refused = not (value_name == "newline" and "reason" in path)
+                cases[name].append(SettingCase(f"{name}-{path}-{value_name}", endpoint, body, refused))
+    for name, endpoint in by_name.items():
+        for key in ("unknown_field", "shuffle"):
+            body = json.dumps({**endpoint.base, key: True}).encode()
+            cases[name].append(SettingCase(f"{name}-{key}", endpoint, body, True))
+    return cases

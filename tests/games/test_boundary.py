@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import services
@@ -54,6 +55,10 @@ def test_nesting_depth_ignores_brackets_inside_strings() -> None:
         ('{"first_dealer": 99999999999999999999999999999999}', "value_out_of_range", "$.first_dealer"),
         ('{"first_dealer": -99999999999999999999}', "value_out_of_range", "$.first_dealer"),
         ('{"x": 1.5e300}', "value_out_of_range", "$.x"),
+        # an int past a double's range (float(int) overflows) and past Python's digit limit
+        ('{"seats": [], "stake": 1' + "0" * 309 + "}", "value_out_of_range", "$.stake"),
+        ('{"seats": [{"user": -1' + "0" * 4300 + "}]}", "value_out_of_range", "$.seats[0].user"),
+        ('{"first_dealer": 90071992547409930}', "value_out_of_range", "$.first_dealer"),
         ('{"seats": [{"name": "\\ud800"}]}', "invalid_string", "$.seats[0].name"),
         ('{"seats": [{"name": "a\\u0000b"}]}', "invalid_string", "$.seats[0].name"),
         ('{"\\udfff": 1}', "invalid_string", "$ (a key)"),
@@ -69,6 +74,13 @@ def test_numbers_and_strings_out_of_range_are_400_naming_the_path(
     assert body["code"] == code and body["detail"] == {"path": path}
     assert path.split(" ")[0] in body["message"]
     assert not Game.objects.exists()
+
+
+def test_a_4301_digit_number_is_refused_without_pythons_advice(ann: Any) -> None:
+    response = raw_post(client_for(ann), URL, '{"stake": ' + "9" * 4301 + "}")
+    assert response.status_code == 400
+    assert response.json()["code"] == "value_out_of_range"
+    assert "set_int_max_str_digits" not in response.content.decode()
 
 
 def test_a_surrogate_pair_is_a_character_not_a_lone_surrogate(ann: Any) -> None:
@@ -141,6 +153,24 @@ def test_unmatched_api_paths_are_json_404(path: str) -> None:
     response = APIClient().get(path)
     assert response.status_code == 404 and response["Content-Type"] == "application/json"
     assert response.json() == {"code": "not_found", "message": f"no API endpoint at {path}", "detail": {}}
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+@pytest.mark.parametrize("auth", ["token", "session", "anonymous"])
+@pytest.mark.parametrize("path", ["/api/v1/tournaments/-5", "/api/v1/nothing/1", "/api/v1/games/x/commands"])
+def test_unmatched_api_paths_are_json_404_for_any_method_and_auth(
+    ann: Any, method: str, auth: str, path: str
+) -> None:
+    # CSRF enforced as a browser's request meets it (the test client skips it by default)
+    client = APIClient(enforce_csrf_checks=True)
+    if auth == "token":
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=ann).key}")
+    elif auth == "session":
+        client.force_login(ann)
+    response = client.generic(method, path, b'{"name": "x"}', content_type="application/json")
+    assert response.status_code == 404, response.content[:200]
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "not_found"
 
 
 def test_an_unexpected_error_in_an_api_view_is_json_500_and_rolls_back(
@@ -257,3 +287,14 @@ def test_the_schema_states_the_limits() -> None:
     assert invalid_log["schema"] == {"$ref": "#/components/schemas/InvalidLog"}
     assert set(components["InvalidLog"]["required"]) == {"code", "message", "detail"}
     assert {"index", "event_code", "event_message"} <= set(components["InvalidLog"]["properties"])
+
+
+def test_a_csrf_refusal_under_api_is_json_and_elsewhere_django_s_page() -> None:
+    from django.test import RequestFactory
+
+    from config.error_views import csrf_failure
+
+    api = csrf_failure(RequestFactory().post("/api/v1/anything"), "CSRF cookie not set.")
+    assert api.status_code == 403 and json.loads(api.content)["code"] == "csrf_failed"
+    page = csrf_failure(RequestFactory().post("/desk/"), "CSRF cookie not set.")
+    assert page.status_code == 403 and page["Content-Type"].startswith("text/html")

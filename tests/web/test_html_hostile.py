@@ -46,6 +46,37 @@ HOSTILE: dict[str, str] = {
     "fraction_zero": "1%2F0",
 }
 
+# Sent only at the fields that take a number (``Page.numbers``): huge and tiny numbers,
+# not-a-numbers, and fractions with huge denominators, raw and URL-encoded.
+NUMBERS: dict[str, str] = {
+    "1e5000": "1e5000",
+    "int309digits": "1" + "0" * 309,
+    "NaN": "NaN",
+    "Infinity": "Infinity",
+    "minus_one": "-1",
+    "huge_denominator": "1%2F" + "9" * 30,
+    "comma_list_huge": "1e5000%2C+0%2C+0",
+}
+# The NUMBERS every numeric field gets; the others take turns, two a field, and the
+# CONTROLS likewise one a field besides the bell (kept few: each request renders a page).
+EVERY_NUMBER_FIELD = ("1e5000",)
+
+
+def numbers_at(turn: int) -> list[str]:
+    """The NUMBERS values sent at a page's ``turn``-th numeric field."""
+    others = [name for name in NUMBERS if name not in EVERY_NUMBER_FIELD]
+    picked = [others[(turn * 2 + i) % len(others)] for i in range(2)]
+    return [NUMBERS[name] for name in (*EVERY_NUMBER_FIELD, *picked)]
+
+
+# Sent only at names and reasons (``Page.texts``): control characters.
+CONTROLS: dict[str, str] = {
+    "bell": "a%07b",
+    "escape": "Zed%1B%5B31m",
+    "c1": "a%C2%85b",
+    "newline": "Ann%0ABo",
+}
+
 
 @dataclass(frozen=True)
 class Page:
@@ -54,7 +85,9 @@ class Page:
     path: str  # with {game}, {tournament}, {table}, {slug}, {registration}, {player}, {physical}, {ptable}
     user: str  # a key of the scene's users
     base: tuple[tuple[str, str], ...] = ()
-    fields: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()  # each gets every HOSTILE value
+    numbers: tuple[str, ...] = ()  # each gets every NUMBERS value
+    texts: tuple[str, ...] = ()  # each gets every CONTROLS value
 
 
 KEY = ("idempotency_key", "hostile-form-key")
@@ -120,6 +153,7 @@ PAGES: list[Page] = [
         "ann",
         base=(("preset", "knock-rummy"), ("opponents", "1"), ("pace", "normal"), KEY),
         fields=("preset", "opponents", "pace"),
+        numbers=("opponents",),
     ),
     Page(
         "record an entry",
@@ -128,6 +162,7 @@ PAGES: list[Page] = [
         "scorekeeper",
         base=(("action", "reveal"), ("seat", "2"), ("cards", "AS+2S"), ("version", "{pversion}"), KEY),
         fields=("action", "seat", "cards", "picked", "card", "version", "idempotency_key"),
+        numbers=("seat", "version"),
     ),
     Page(
         "record a result by counts",
@@ -142,6 +177,7 @@ PAGES: list[Page] = [
             KEY,
         ),
         fields=("knocker", "deadwood-0", "deadwood-1"),
+        numbers=("knocker", "deadwood-0"),
     ),
     Page(
         "record a result by hands",
@@ -208,6 +244,16 @@ PAGES: list[Page] = [
             "rounds",
             "bot",
         ),
+        numbers=(
+            "table_min",
+            "table_max",
+            "rounds",
+            "min_games",
+            "bye_points",
+            "placement_points",
+            "opt_hands",
+        ),
+        texts=("name",),
     ),
     Page(
         "edit tournament",
@@ -225,6 +271,8 @@ PAGES: list[Page] = [
             KEY,
         ),
         fields=("name", "preset", "table_min", "table_max", "rounds", "options_for"),
+        numbers=("rounds", "min_games", "bye_points", "placement_points"),
+        texts=("name",),
     ),
     Page(
         "register a player",
@@ -233,6 +281,8 @@ PAGES: list[Page] = [
         "director",
         base=(("name", "Newcomer"), ("from_round", "2"), ("check_in", "on"), KEY),
         fields=("name", "from_round", "check_in", "idempotency_key"),
+        numbers=("from_round",),
+        texts=("name",),
     ),
     Page(
         "registration status",
@@ -257,6 +307,7 @@ PAGES: list[Page] = [
         "director",
         base=(KEY,),
         fields=("force_reason",),
+        texts=("force_reason",),
     ),
     Page(
         "edit a draft round",
@@ -265,6 +316,7 @@ PAGES: list[Page] = [
         "director",
         base=(("op", "swap"), ("player", "{player}"), ("with", "{player2}"), KEY),
         fields=("op", "player", "with", "table"),
+        numbers=("player", "with"),
     ),
     Page(
         "move in a draft round",
@@ -273,6 +325,7 @@ PAGES: list[Page] = [
         "director",
         base=(("op", "move"), ("player", "{player}"), ("table", "1"), KEY),
         fields=("player", "table"),
+        numbers=("player", "table"),
     ),
     Page(
         "publish a round",
@@ -281,6 +334,7 @@ PAGES: list[Page] = [
         "director",
         base=(("edit_reason", "late"), KEY),
         fields=("edit_reason",),
+        texts=("edit_reason",),
     ),
     Page(
         "close the tournament",
@@ -297,6 +351,8 @@ PAGES: list[Page] = [
         "director",
         base=(("kind", "adjust"), ("seat", "1"), ("points", "5"), ("reason", "audit"), KEY),
         fields=("kind", "seat", "points", "reason", "name"),
+        numbers=("seat", "points"),
+        texts=("reason", "name"),
     ),
     Page(
         "a confirmed correction",
@@ -313,6 +369,7 @@ PAGES: list[Page] = [
             KEY,
         ),
         fields=("kind", "seat", "points", "version", "confirmed"),
+        numbers=("seat", "points", "version"),
     ),
 ]
 
@@ -369,13 +426,19 @@ def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
     )
 
 
-def counts() -> dict[str, int]:
-    """How many rows every table of the project's apps holds."""
-    return {
+def counts(rows: bool = False) -> dict[str, Any]:
+    """How many rows every table of the project's apps holds; with ``rows`` (for a form
+    post) also what the tournaments, rounds and registrations hold, so that a refused
+    edit is seen to change no setting, seat or status."""
+    found: dict[str, Any] = {
         model._meta.label: model._default_manager.count()
         for label in ("games", "league", "web")
         for model in apps.get_app_config(label).get_models()
     }
+    if rows:
+        for model in (Tournament, Round, Registration):
+            found[f"{model._meta.label} rows"] = sorted(map(repr, model.objects.values_list()))
+    return found
 
 
 def client_for(scene: Scene, page: Page) -> Client:
@@ -401,7 +464,8 @@ def check(
     client: Client, scene: Scene, page: Page, values: dict[str, str], path: str | None = None
 ) -> str | None:
     """What went wrong with one request (None: nothing)."""
-    before = counts()
+    posted = page.method == "POST"
+    before = counts(posted)
     response = send(client, scene, page, values, path)
     what = f"{page.name} {path or ''} { ({k: v[:20] for k, v in values.items()}) }"
     if response.status_code >= 500:
@@ -410,8 +474,9 @@ def check(
     # (the messages added by this request, not those left unread by the earlier ones)
     added = getattr(getattr(response.wsgi_request, "_messages", None), "_queued_messages", [])
     refused = 400 <= response.status_code < 500 or any(m.level >= messages.ERROR for m in added)
-    if refused and counts() != before:
-        changed = {k: (before[k], v) for k, v in counts().items() if before[k] != v}
+    after = counts(posted) if refused else before
+    if after != before:
+        changed = {k: (before[k], v) for k, v in after.items() if before[k] != v}
         return f"{what}: answered {response.status_code} but wrote {changed}"
     return None
 
@@ -431,6 +496,17 @@ def test_hostile_values_get_no_500_and_a_refusal_writes_nothing(scene: Scene, pa
         # the field twice, and a field with no value at all
         for raw in (f"1&{field}=2", ""):
             problem = check(client, scene, page, {field: raw})
+            if problem:
+                problems.append(problem)
+    for turn, field in enumerate(page.numbers):
+        for value in numbers_at(turn):
+            problem = check(client, scene, page, {field: value})
+            if problem:
+                problems.append(problem)
+    controls = list(CONTROLS.values())
+    for turn, field in enumerate(page.texts):
+        for value in (controls[0], controls[1 + turn % (len(controls) - 1)]):
+            problem = check(client, scene, page, {field: value})
             if problem:
                 problems.append(problem)
     assert not problems, "\n".join(problems)

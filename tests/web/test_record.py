@@ -287,6 +287,33 @@ def test_the_showdown_preview_arranges_the_hand_and_explains_what_does_not_fit(n
     assert client(night.player).get(url, {"seat": "1"}).status_code == 403
 
 
+def test_a_knockers_known_card_may_be_its_face_down_discard(night: Night) -> None:
+    """Bo takes 7H from the pile, keeps it, and knocks unseen: his hand may lack 7H (then
+    it is his face-down discard, and nobody else may show it)."""
+    for command in (
+        {"type": "DealHand", "upcard": "7H"},
+        {"type": "DrawFromDiscard", "seat": 1},
+        {"type": "Discard", "seat": 1, "card": "QS"},
+        {"type": "DrawFromStock", "seat": 2},
+        {"type": "Discard", "seat": 2, "card": "5C"},
+        {"type": "DrawFromStock", "seat": 0},
+        {"type": "Discard", "seat": 0, "card": "2D"},
+        {"type": "DrawFromStock", "seat": 1},
+        {"type": "Knock", "seat": 1, "card": None},
+    ):
+        record(night, command)
+    page = client(night.scorekeeper).get(night.url).content.decode()
+    assert "7 cards, with 7♥ unless it was the face-down discard" in visible_text(page)
+    form = page[page.index('id="reveal-1"') :]
+    assert 'value="7H"' in form[: form.index("</form>")]  # the field starts with what the table saw
+    post = Post(night, night.scorekeeper)
+    assert post("reveal", seat=1, cards="8h 9h th 2c 3c 4c kd").status_code == 303
+    bad = post("reveal", seat=2, cards="7h 8d 9d 2s 3s 4s ks")
+    assert bad.status_code == 400
+    assert "7♥ was Bo's face-down knock discard." in visible_text(bad.content.decode())
+    assert post("reveal", seat=2, cards="6h 8d 9d 2s 3s 4s ks").status_code == 303
+
+
 def test_gin_layoffs_are_previewed(make_user: Any) -> None:
     night = club_night(make_user, preset="gin", names=("Ann", "Bo"))
     record(night, {"type": "DealHand", "upcard": "KS"})

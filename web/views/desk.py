@@ -33,11 +33,13 @@ from games import services as game_services
 from games import store
 from games.access import access_for, authorize_command
 from games.models import Game, Source
-from league import services
+from league import limits, services
+from league.limits import LATE_FIELDS
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
 from league.seating import table_sizes
-from web.desk_forms import LATE_FIELDS, TournamentForm, initial_of, shown_default
-from web.forms import posted_key
+from league.selectors import visible_tournaments
+from web.desk_forms import TournamentForm, initial_of, shown_default
+from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.once import Outcome, once
 from web.roles import has_role, require_director
 from web.words import points_text, score_text, seat_name
@@ -74,19 +76,13 @@ def _act(request: HttpRequest, scope: str, action: Action, fallback: str) -> Htt
     return redirect(outcome.location)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _POINTS = re.compile(r"^-?\d{1,6}(?:/\d{1,6}|\.\d{1,3})?$")
 
 
-def posted_text(post: Any, name: str, limit: int) -> str:
-    """A posted text field, stripped; ``ValueError`` (a message for the page) when it
-    holds control characters (which PostgreSQL refuses) or is longer than ``limit``."""
-    value = str(post.get(name, "")).strip()
-    if _CONTROL.search(value):
-        raise ValueError("Text may not contain control characters.")
-    if len(value) > limit:
-        raise ValueError(f"Keep it under {limit} characters.")
-    return value
+def _refused(request: HttpRequest, exc: BadField, back: str) -> HttpResponse:
+    """A bad posted field: said (naming the field), nothing changed."""
+    messages.error(request, exc.message)
+    return redirect(back)
 
 
 def _htmx(request: HttpRequest) -> bool:
@@ -108,7 +104,8 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's tournaments and players, for everyone; links to the desk for directors."""
     club = get_object_or_404(Club, slug=slug)
     is_director = has_role(request.user, club.pk, Membership.Role.DIRECTOR)
-    tournaments = list(club.tournaments.order_by("-created_at", "-id"))
+    # a tournament in draft is listed to the club's staff only
+    tournaments = list(visible_tournaments(request.user, club).order_by("-created_at", "-id"))
     for t in tournaments:
         t.public_url = reverse("public-tournament", args=[t.pk])  # type: ignore[attr-defined]
     return render(
@@ -396,13 +393,14 @@ def _live_etag(round_: Round) -> str:
 @require_POST
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _director_tournament(request, pk)
-    from_round = _int(request.POST.get("from_round")) if request.POST.get("from_round") else None
     check_in = request.POST.get("check_in") == "on"
     try:
-        name = posted_text(request.POST, "name", 80)
-    except ValueError as exc:
-        messages.error(request, f"The player's name: {exc}")
-        return redirect(desk_url(tournament, "registrations"))
+        name = posted_text(request.POST, "name", "The player's name", limits.PLAYER_NAME_LENGTH)
+        from_round = posted_whole(
+            request.POST, "from_round", "The first round", 1, limits.MAX_ROUNDS, required=False
+        )
+    except BadField as exc:
+        return _refused(request, exc, desk_url(tournament, "registrations"))
     if not name:
         messages.error(request, "Type the player's name.")
         return redirect(desk_url(tournament, "registrations"))
@@ -471,10 +469,9 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _director_tournament(request, pk)
     back = desk_url(tournament, "rounds")
     try:
-        reason = posted_text(request.POST, "force_reason", 500)
-    except ValueError as exc:
-        messages.error(request, f"The reason: {exc}")
-        return redirect(back)
+        reason = posted_text(request.POST, "force_reason", "The reason", limits.REASON_LENGTH, lines=True)
+    except BadField as exc:
+        return _refused(request, exc, back)
 
     def make() -> Outcome:
         # say why first, in the desk's words, for the rules generate_round enforces and
@@ -517,16 +514,25 @@ def edit_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = _director_tournament(request, pk)
     round_ = _draft(tournament, number)
     back = desk_url(tournament, "rounds")
-    player = _int(request.POST.get("player"))
     edits: dict[str, Any]
-    if request.POST.get("op") == "swap":
-        edits = {"swap": [player, _int(request.POST.get("with"))]}
-    elif request.POST.get("op") == "move":
-        table = request.POST.get("table", "")
-        edits = {"move": {"player": player, "table": None if table == "bye" else _int(table)}}
-    else:
-        messages.error(request, "Choose a player, then where they go.")
-        return redirect(back)
+    post = request.POST
+    try:
+        if post.get("op") == "swap":
+            player = posted_whole(post, "player", "The player", 1, limits.MAX_ID)
+            edits = {"swap": [player, posted_whole(post, "with", "The other player", 1, limits.MAX_ID)]}
+        elif post.get("op") == "move":
+            player = posted_whole(post, "player", "The player", 1, limits.MAX_ID)
+            # "bye", or a table's number: anything else is refused, never read as a bye
+            table = (
+                None
+                if post.get("table") == "bye"
+                else posted_whole(post, "table", "The table", 1, limits.MAX_TABLES)
+            )
+            edits = {"move": {"player": player, "table": table}}
+        else:
+            raise BadField("op", "Choose a player, then where they go.")
+    except BadField as exc:
+        return _refused(request, exc, back)
 
     def edit() -> Outcome:
         edited = services.edit_draft(round_, edits, request.user)
@@ -543,10 +549,13 @@ def publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     round_ = _draft(tournament, number)
     back = desk_url(tournament, "rounds")
     try:
-        reason = posted_text(request.POST, "edit_reason", 500) if "edit_reason" in request.POST else None
-    except ValueError as exc:
-        messages.error(request, f"The reason: {exc}")
-        return redirect(back)
+        reason = (
+            posted_text(request.POST, "edit_reason", "The reason", limits.REASON_LENGTH, lines=True)
+            if "edit_reason" in request.POST
+            else None
+        )
+    except BadField as exc:
+        return _refused(request, exc, back)
 
     def go() -> Outcome:
         published = services.publish_round(round_, request.user, edit_reason=reason)
@@ -582,6 +591,10 @@ CORRECTIONS = {
     "SeatReplaced": "replaced a seat",
     "GameAbandoned": "abandoned the game",
 }
+# The fields of the correction forms that a refusal is shown under.
+SHOWN_FIELDS = frozenset({"reason", "seat", "points", "name"})
+# A game's version in a posted form: more than any game reaches.
+MAX_VERSION = 10**9
 KINDS = {
     "retract": "Undo the last entry",
     "adjust": "Adjust a score",
@@ -650,14 +663,16 @@ def _last_entry(game: Game) -> str:
 
 def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
     """The engine command a correction form asks for, and the sentence confirming it.
-    Malformed input raises ``ValueError`` with a message for the form."""
-    reason = posted_text(post, "reason", 500)
+    Malformed input raises :class:`BadField` naming the field, with a message for it."""
+    reason = posted_text(post, "reason", "The reason", limits.REASON_LENGTH, lines=True)
     # the engine's ReplaceSeat carries no reason: the log says who took the seat, and who did it
     if not reason and kind != "replace":
-        raise ValueError("Say why: a correction needs a reason.")
-    seat = _int(post.get("seat"))
-    if kind in ("adjust", "replace") and (seat is None or not 0 <= seat < len(game.seats)):
-        raise ValueError("Choose a seat.")
+        raise BadField("reason", "Say why: a correction needs a reason.")
+    seat = None
+    if kind in ("adjust", "replace"):
+        seat = posted_whole(post, "seat", "The seat", 0, len(game.seats) - 1, required=False)
+        if seat is None:
+            raise BadField("seat", "Choose a seat.")
     if kind == "retract":
         return {"type": "Retract", "count": 1, "reason": reason}, "Undo the last entry"
     if kind == "abandon":
@@ -669,24 +684,28 @@ def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
                 raise ValueError(text)
             amount = Fraction(text)
         except (ValueError, ZeroDivisionError):
-            raise ValueError("Points are a whole number or a fraction, like -10, 5/2 or 2.5.") from None
+            raise BadField(
+                "points", "Points are a whole number or a fraction, like -10, 5/2 or 2.5."
+            ) from None
         if amount == 0:
-            raise ValueError("An adjustment of 0 changes nothing.")
+            raise BadField("points", "An adjustment of 0 changes nothing.")
         assert seat is not None
         return (
             {"type": "AdjustScore", "seat": seat, "points": str(amount), "reason": reason},
             f"Adjust {_seat_name(game, seat)}'s score by {points_text(amount)}",
         )
     if kind == "replace":
-        name = posted_text(post, "name", 80)
+        name = posted_text(post, "name", "The name", limits.PLAYER_NAME_LENGTH)
         if not name:
-            raise ValueError("Name the player taking the seat (1 to 80 characters).")
+            raise BadField(
+                "name", f"Name the player taking the seat (1 to {limits.PLAYER_NAME_LENGTH} characters)."
+            )
         assert seat is not None
         return (
             {"type": "ReplaceSeat", "seat": seat, "name": name, "bot": None},
             f"Give {_seat_name(game, seat)}'s seat to {name}",
         )
-    raise ValueError("Choose a correction.")
+    raise BadField("kind", "Choose a correction.")
 
 
 def _table_context(tournament: Tournament, table: Table) -> dict[str, Any]:
@@ -725,9 +744,19 @@ def table_corrections(request: HttpRequest, pk: int, table_id: int) -> HttpRespo
     kind = request.POST.get("kind", "")
     try:
         command, sentence = _command(kind, request.POST, game)
-    except ValueError as exc:
+        version = posted_whole(request.POST, "version", "The version", 0, MAX_VERSION, required=False)
+    except BadField as exc:
         return render(
-            request, "desk/table.html", {**context, "error": str(exc), "error_kind": kind}, status=400
+            request,
+            "desk/table.html",
+            # under its field when the form shows one, else above the forms
+            {
+                **context,
+                "error": exc.message,
+                "error_kind": kind,
+                "error_field": exc.field if exc.field in SHOWN_FIELDS else "",
+            },
+            status=400,
         )
     if request.POST.get("confirmed") != "yes":
         # The confirmation: the same correction, with the version it was decided on.
@@ -737,7 +766,6 @@ def table_corrections(request: HttpRequest, pk: int, table_id: int) -> HttpRespo
             {**context, "command": command, "sentence": sentence, "kind": kind, "post": request.POST},
         )
     back = reverse("desk-table", args=[tournament.pk, table.pk])
-    version = _int(request.POST.get("version"))
     try:
         access = access_for(request.user, game, for_action="command")
         authorize_command(access, command)

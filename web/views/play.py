@@ -299,7 +299,10 @@ def start_practice(request: HttpRequest) -> HttpResponse:
     if preset not in PRESETS:
         messages.error(request, "Choose one of the presets offered.")
         return redirect("home")
-    opponents = int(opponents_raw) if opponents_raw in ("1", "2", "3") else DEFAULT_OPPONENTS.get(preset, 1)
+    if opponents_raw not in ("", "1", "2", "3"):
+        messages.error(request, "Choose 1, 2 or 3 opponents.")
+        return redirect("home")
+    opponents = int(opponents_raw) if opponents_raw else DEFAULT_OPPONENTS.get(preset, 1)
     if pace not in PRACTICE_PACES:
         messages.error(request, "Choose a pace offered: normal, fast or slow.")
         return redirect("home")

@@ -210,8 +210,9 @@ def panel_context(
     if reveal is not None and physical:
         for seat in reveal.seats:
             known = list(reveal.known.get(seat, ()))
+            may_lack = list(reveal.may_lack.get(seat, ()))  # one may be the face-down discard
             mine = error is not None and error.action == "reveal" and error.seat == seat
-            typed = posted.get("cards", "") if mine and posted is not None else " ".join(known)
+            typed = posted.get("cards", "") if mine and posted is not None else " ".join(known + may_lack)
             preview_html = ""
             if checked is not None and checked[0] == seat:
                 typed, preview_html = checked[1], checked[2]
@@ -221,6 +222,8 @@ def panel_context(
                     "name": names[seat],
                     "size": reveal.sizes.get(seat, 0),
                     "known": cards_text(known),
+                    "may_lack": cards_text(may_lack),
+                    "may_lack_one": len(may_lack) == 1,
                     "typed": typed,
                     "knocker": seat == reveal.knocker,
                     "error": error if mine else None,
@@ -443,7 +446,10 @@ def _submit(request: HttpRequest, target: Target) -> tuple[Refusal | None, str]:
             raise PageRefusal("not_recorded_here", "Its players move in the browser.")
         command = build_command(action, post, len(names), kept, request.user)
         raw_version = post.get("version", "")
-        version = int(raw_version) if _number(raw_version) else game.version
+        if raw_version and not _number(raw_version):
+            # a junk version is refused, never read as "the current one" (a stale entry would pass)
+            raise PageRefusal("bad_version", "The form was incomplete: reload the page and try again.")
+        version = int(raw_version) if raw_version else game.version
         services.submit_command(
             game=game,
             command=command,

@@ -47,7 +47,7 @@ def poisoned(monkeypatch: pytest.MonkeyPatch) -> None:
     compute = projection.standings
 
     def standings(settings: Any, *args: Any, **kwargs: Any) -> Any:
-        if settings["seed"] == "poison":
+        if settings.seed == "poison":
             raise ValueError(DIGITS)
         return compute(settings, *args, **kwargs)
 
