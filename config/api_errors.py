@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -50,6 +51,16 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
 
 def error_body(code: str, message: str, detail: Any = None, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, "detail": detail if detail is not None else {}, **extra}
+
+
+# The database cannot answer now (down, restarting, the connection lost; on PostgreSQL also
+# a deadlock or serialization failure, which a retry resolves): 503 with Retry-After.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+RETRY_AFTER = 30  # seconds
+
+
+def unavailable_body() -> dict[str, Any]:
+    return error_body("service_unavailable", "the service is briefly unavailable; try again shortly")
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -97,10 +108,13 @@ logger = logging.getLogger("config.api_errors")
 
 
 def unexpected_error_response(exc: Exception, context: dict[str, Any]) -> Response:
-    """A 500 in the API's format for an exception no handler expected: logged with its
-    traceback, the request's transaction rolled back, nothing of it shown to the caller."""
+    """A 500 in the API's format for an exception no handler expected (a 503 when the
+    database cannot answer): logged with its traceback, the request's transaction rolled
+    back, nothing of it shown to the caller."""
     view = context.get("view")
     logger.error("unexpected error in %s", type(view).__name__, exc_info=exc)
     set_rollback()
+    if isinstance(exc, DATABASE_DOWN):
+        return Response(unavailable_body(), status=503, headers={"Retry-After": str(RETRY_AFTER)})
     body = error_body("internal_error", "the server failed to answer this request")
     return Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)

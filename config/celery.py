@@ -13,7 +13,8 @@ app = Celery("knockrummy")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-# Imported here, after the app: the step is part of every worker this app starts.
+# Imported here, after the app: the step is part of every worker's consumer this app starts
+# (restarted by Celery after each broker reconnection; see config/heartbeat.py).
 from config.heartbeat import WorkerHeartbeat  # noqa: E402
 
-app.steps["worker"].add(WorkerHeartbeat)
+app.steps["consumer"].add(WorkerHeartbeat)

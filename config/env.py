@@ -23,6 +23,8 @@ ENV_VARS = (
     "CSRF_TRUSTED_ORIGINS",
     "SECURE_SSL_REDIRECT",
     "LOG_LEVEL",
+    "WORKER_HEARTBEAT_EVERY",
+    "WORKER_HEARTBEAT_FRESH",
 )
 
 # psycopg's default: a statement is prepared after this many executions on a connection.
@@ -124,6 +126,19 @@ def parse_time_zone(raw: str) -> str:
     except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
         raise ImproperlyConfigured(f"TIME_ZONE {raw!r} is not a known time zone") from exc
     return raw
+
+
+def parse_seconds(name: str, raw: str, low: float, high: float) -> float:
+    """A number of seconds from ``low`` (excluded) to ``high``."""
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not low < value <= high:  # NaN fails too
+        raise ImproperlyConfigured(
+            f"{name} must be a number of seconds above {low:g} and at most {high:g}, not {raw!r}"
+        )
+    return value
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

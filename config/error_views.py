@@ -3,17 +3,24 @@
 Errors raised inside an API view are answered by ``config.api_errors``; these cover
 the rest: a path under ``/api/`` that no route matches, and a 400, 403, 404 or 500
 raised outside DRF (middleware, a non-API view). Other paths keep Django's HTML pages.
+
+An error the database raised because it cannot answer now (:data:`DATABASE_DOWN`: the
+server is down or restarting, the connection dropped) is a **503** with
+``Retry-After``, not a 500: the request was fine, the site is briefly unavailable. The
+page (``503.html``) and the JSON body (``service_unavailable``) say so and nothing more.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
 from django.views import csrf, defaults
 from django.views.decorators.csrf import csrf_exempt
 
-from config.api_errors import error_body
+from config.api_errors import DATABASE_DOWN, RETRY_AFTER, error_body, unavailable_body
 
 API_PREFIX = "/api/"
 
@@ -59,7 +66,22 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Django calls this handler while it handles the exception: sys.exc_info() names it.
+    if isinstance(sys.exc_info()[1], DATABASE_DOWN):
+        return unavailable(request)
     if _is_api(request):
         body = error_body("internal_error", "the server failed to answer this request")
         return JsonResponse(body, status=500)
     return defaults.server_error(request)
+
+
+def unavailable(request: HttpRequest) -> HttpResponse:
+    """503 while the database cannot answer: JSON under ``/api/``, else a page that needs
+    no database (no context processors)."""
+    response: HttpResponse
+    if _is_api(request):
+        response = JsonResponse(unavailable_body(), status=503)
+    else:
+        response = HttpResponse(loader.get_template("503.html").render(), status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response

@@ -1,10 +1,18 @@
 """Worker liveness for ``/healthz``, without asking the workers anything.
 
 Every worker writes a heartbeat (its name and the time) into the shared cache every
-``HEARTBEAT_EVERY`` seconds, from a timer in its own event loop: a worker whose loop is
-stuck or that has died stops writing, and the key expires ``HEARTBEAT_FRESH`` seconds
-after the last beat. ``/healthz`` reads that one key — a cache read, not the 2-second
-broadcast ping it used to wait for on every call.
+``settings.WORKER_HEARTBEAT_EVERY`` seconds, from a timer in its own event loop: a worker
+whose loop is stuck or that has died stops writing, and the key expires
+``settings.WORKER_HEARTBEAT_FRESH`` seconds after the last beat. ``/healthz`` reads that
+one key — a cache read, not a broadcast ping to wait on.
+
+The timer belongs to the worker's *consumer*, not to the worker: when the broker
+connection drops, Celery clears the event loop's timers and restarts the consumer's
+bootsteps once it has reconnected (``blueprint.restart`` then ``blueprint.start``), as it
+does for its own event heartbeat (``celery.worker.consumer.heart``). A timer registered
+once at worker start was lost at the first Redis restart, and ``/healthz`` said 503 for
+good; :class:`WorkerHeartbeat` is a consumer ``StartStopStep``, so every reconnection
+starts it again.
 """
 
 from __future__ import annotations
@@ -14,13 +22,11 @@ import time
 from typing import Any
 
 from celery import bootsteps
+from django.conf import settings
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_KEY = "celery:worker-heartbeat"
-HEARTBEAT_EVERY = 5.0
-# A heartbeat older than this means no worker is running (several missed beats).
-HEARTBEAT_FRESH = 30
 
 
 def write_heartbeat(worker: str) -> None:
@@ -29,7 +35,9 @@ def write_heartbeat(worker: str) -> None:
     from django.core.cache import cache
 
     try:
-        cache.set(HEARTBEAT_KEY, {"worker": worker, "at": time.time()}, timeout=HEARTBEAT_FRESH)
+        cache.set(
+            HEARTBEAT_KEY, {"worker": worker, "at": time.time()}, timeout=settings.WORKER_HEARTBEAT_FRESH
+        )
     except Exception:
         log.exception("writing the worker heartbeat failed")
 
@@ -40,26 +48,33 @@ def read_heartbeat() -> dict[str, Any] | None:
     from django.core.cache import cache
 
     beat = cache.get(HEARTBEAT_KEY)
-    if not isinstance(beat, dict) or time.time() - float(beat.get("at", 0)) > HEARTBEAT_FRESH:
+    fresh = settings.WORKER_HEARTBEAT_FRESH
+    if not isinstance(beat, dict) or time.time() - float(beat.get("at", 0)) > fresh:
         return None
     return beat
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
-    """A worker bootstep (Celery's public extension API): beats once at start, then on
-    the worker's own timer until it stops."""
+    """A consumer bootstep (Celery's public extension API): beats once when the consumer
+    has connected, then on the consumer's timer until the connection is lost or the worker
+    stops; Celery starts it again after each reconnection."""
 
-    requires = ("celery.worker.components:Timer",)
+    requires = ("celery.worker.consumer.connection:Connection",)
 
-    def __init__(self, worker: Any, **kwargs: Any) -> None:
-        super().__init__(worker, **kwargs)
+    def __init__(self, consumer: Any, **kwargs: Any) -> None:
+        super().__init__(consumer, **kwargs)
         self.timer_entry: Any = None
 
-    def start(self, worker: Any) -> None:
-        write_heartbeat(worker.hostname)
-        self.timer_entry = worker.timer.call_repeatedly(HEARTBEAT_EVERY, write_heartbeat, (worker.hostname,))
+    def start(self, consumer: Any) -> None:
+        self.stop(consumer)  # never two timers, whatever Celery calls
+        write_heartbeat(consumer.hostname)
+        self.timer_entry = consumer.timer.call_repeatedly(
+            settings.WORKER_HEARTBEAT_EVERY, write_heartbeat, (consumer.hostname,)
+        )
 
-    def stop(self, worker: Any) -> None:
+    def stop(self, consumer: Any) -> None:
         if self.timer_entry is not None:
             self.timer_entry.cancel()
             self.timer_entry = None
+
+    shutdown = stop

@@ -21,6 +21,7 @@ from config.env import (
     parse_list,
     parse_log_level,
     parse_redis_url,
+    parse_seconds,
     parse_time_zone,
 )
 
@@ -63,6 +64,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -148,6 +150,23 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 
+# Every page: this site's own scripts, styles and images only; no inline script, style or
+# handler (config/csp.py). data: images are the API docs' icons.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
 # --- REST framework -----------------------------------------------------------------
 REST_FRAMEWORK = {
     # The token first: a request that carries one is decided by it (a bad token is a
@@ -232,6 +251,17 @@ except ValueError:
     BOT_MOVE_DELAY = -1.0
 if not 0 <= BOT_MOVE_DELAY <= 10:
     raise ImproperlyConfigured("BOT_MOVE_DELAY must be a number of seconds from 0 to 10")
+
+# Every worker writes a heartbeat into the shared cache this often; /healthz counts a
+# worker alive while its last beat is fresher than WORKER_HEARTBEAT_FRESH (config/heartbeat.py).
+WORKER_HEARTBEAT_EVERY = parse_seconds(
+    "WORKER_HEARTBEAT_EVERY", ENV.get("WORKER_HEARTBEAT_EVERY", "5"), 0, 300
+)
+WORKER_HEARTBEAT_FRESH = parse_seconds(
+    "WORKER_HEARTBEAT_FRESH", ENV.get("WORKER_HEARTBEAT_FRESH", "30"), 0, 3600
+)
+if WORKER_HEARTBEAT_FRESH <= WORKER_HEARTBEAT_EVERY:
+    raise ImproperlyConfigured("WORKER_HEARTBEAT_FRESH must be longer than WORKER_HEARTBEAT_EVERY")
 
 LOGGING = {
     "version": 1,

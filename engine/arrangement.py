@@ -36,12 +36,30 @@ from engine.errors import InvalidHand
 from engine.joker_search import search as _search
 from engine.joker_search import suit_groups as _suit_groups
 from engine.melds import NATURAL_BITS, Meld, build_meld, check_hand, meld_sort_key
-from engine.rules import RuleSet
+from engine.rules import MAX_DEALT, RuleSet
 from engine.run_tables import INF
 from engine.run_tables import MASKS as _MASKS
 from engine.run_tables import RUN_COST as _RUN_COST
 from engine.run_tables import RUN_DW as _RUN_DW
 from engine.run_tables import SPREAD as _SPREAD
+
+# The most cards a hand can hold: the most a rule set deals, and the card drawn. The
+# set search grows six-fold with each rank held four times (52 cards: 6**13 choices),
+# so every entry point refuses more before searching.
+MAX_HAND = MAX_DEALT + 1
+
+
+def check_hand_size(count: int) -> None:
+    """Raise :class:`~engine.errors.InvalidHand` (``too_many_cards``) for a hand of more
+    than :data:`MAX_HAND` cards.
+
+    >>> check_hand_size(MAX_HAND + 1)
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidHand: a hand holds at most 14 cards, not 15
+    """
+    if count > MAX_HAND:
+        raise InvalidHand(f"a hand holds at most {MAX_HAND} cards, not {count}", code="too_many_cards")
 
 
 class Arrangement:
@@ -150,8 +168,8 @@ def _lazy(hand: int, plan: int | tuple[int, int, tuple[int, ...]], deadwood: int
 def best_arrangement(cards: Iterable[Card], ruleset: RuleSet) -> Arrangement:
     """The arrangement of ``cards`` with the least deadwood (tie-break: module docstring).
 
-    Raises :class:`~engine.errors.InvalidHand` for a duplicate card or a joker the
-    rule set does not use.
+    Raises :class:`~engine.errors.InvalidHand` for a duplicate card, a joker the
+    rule set does not use, or more than :data:`MAX_HAND` cards.
 
     >>> from engine.cards import parse_cards
     >>> from engine.rules import get_ruleset
@@ -173,6 +191,8 @@ def best_arrangement(cards: Iterable[Card], ruleset: RuleSet) -> Arrangement:
             + masks[c5.index] + masks[c6.index] + masks[c7.index] + masks[c8.index] + masks[c9.index]
         )  # fmt: skip
     else:
+        if len(cards) > MAX_HAND:
+            check_hand_size(len(cards))
         hand = 0
         for card in cards:
             hand += masks[card.index]
@@ -219,6 +239,8 @@ def deadwood(cards: Iterable[Card], ruleset: RuleSet) -> int:
     """
     if type(cards) is not tuple:
         cards = tuple(cards)
+    if len(cards) > MAX_HAND:
+        check_hand_size(len(cards))
     hand = 0
     masks = _MASKS
     for card in cards:
@@ -279,7 +301,9 @@ def best_discard(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Card, Arrange
 
 
 def _hand_mask(cards: tuple[Card, ...], ruleset: RuleSet) -> int:
-    """The mask of ``cards``, checked against duplicates and the rule set's jokers."""
+    """The mask of ``cards``, checked against duplicates, the rule set's jokers and
+    :data:`MAX_HAND`."""
+    check_hand_size(len(cards))
     hand = 0
     masks = _MASKS
     for card in cards:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.arrangement import Arrangement, arrange_mask, search_key
+from engine.arrangement import Arrangement, arrange_mask, check_hand_size, search_key
 from engine.cards import ALL_CARDS, Card
 from engine.melds import JOKER_BITS, RUN, Meld, build_meld, check_hand
 from engine.rules import RuleSet
@@ -82,6 +82,9 @@ def best_defence(cards: Iterable[Card], knocker_melds: Sequence[Meld], ruleset: 
     """
     cards = tuple(cards)
     melds = tuple(knocker_melds)
+    # the search tries every extension of every meld: both sides hold at most a hand
+    check_hand_size(len(cards))
+    check_hand_size(sum(len(meld.cards) for meld in melds))
     hand = check_hand(cards, ruleset)
     check_hand([*cards, *(card for meld in melds for card in meld.cards)], ruleset)
     joker_value = ruleset.joker_value

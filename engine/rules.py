@@ -19,6 +19,7 @@ from engine.errors import EngineError
 SCHEMA_VERSION = 1
 MAX_PLAYERS = 8  # the most seats any rule set may have
 MAX_OPTION = 1_000_000  # the largest whole-number option
+MAX_DEALT = 13  # the most cards a rule set may deal each player
 
 
 class InvalidRuleSet(EngineError):
@@ -311,8 +312,8 @@ def _validate(rs: RuleSet) -> None:
         cards = deal.get(players)
         if cards is None:
             fail(f"cards_dealt has no entry for {players} players")
-        elif not 1 <= cards <= 13:
-            fail(f"cards_dealt for {players} players must be 1..13, not {cards}")
+        elif not 1 <= cards <= MAX_DEALT:
+            fail(f"cards_dealt for {players} players must be 1..{MAX_DEALT}, not {cards}")
         elif players * cards + 1 + rs.stock_reserve >= rs.deck_size:
             fail(f"{players} players of {cards} cards leave no stock in a {rs.deck_size}-card deck")
     for name in (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
 
 from games import outbox, services, watchdog
@@ -26,6 +28,8 @@ def play_bot_turn(game_id: int, expected_version: int) -> int:
 
 
 @shared_task(name="games.tasks.watch_bot_turns", ignore_result=True)
-def watch_bot_turns() -> int:
-    """Enqueue again the bot turns the broker lost (see :mod:`games.watchdog`)."""
-    return watchdog.requeue_stuck_bot_turns()
+def watch_bot_turns(older_than_seconds: float | None = None) -> int:
+    """Enqueue again the bot turns the broker lost (see :mod:`games.watchdog`): of games
+    waiting ``older_than_seconds`` (beat gives none: ``settings.BOT_TURN_WATCHDOG_AFTER``)."""
+    after = None if older_than_seconds is None else timedelta(seconds=older_than_seconds)
+    return watchdog.requeue_stuck_bot_turns(older_than=after)

@@ -7,9 +7,10 @@ class LeagueConfig(AppConfig):
     verbose_name = "League (clubs, players, tournaments)"
 
     def ready(self) -> None:
+        from config.health import add_report
         from games import outbox
         from games.access import register_recorder_check
-        from league import ratings, tasks
+        from league import projection_failures, ratings, tasks
         from league.selectors import records_club_game
         from league.standings import TRIGGERS
 
@@ -19,3 +20,5 @@ class LeagueConfig(AppConfig):
         # Standings follow every event that can change a result; ratings every finish.
         outbox.subscribe(tasks.REFRESH_STANDINGS, TRIGGERS)
         outbox.subscribe(tasks.refresh_ratings.name, ratings.TRIGGERS)
+        # /healthz says how many standings and ratings projections are failing.
+        add_report("projections", projection_failures.health_report)

@@ -331,6 +331,9 @@ class RatingProjection(models.Model):
     games = models.PositiveIntegerField(default=0)
     rebuilt_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The last refresh that failed, until one succeeds (league.projection_failures).
+    error_code = models.CharField(max_length=64, blank=True, default="")
+    failed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["club", "family"]
@@ -358,6 +361,9 @@ class StandingsState(models.Model):
     results = models.JSONField(default=dict, blank=True)
     rows = models.JSONField(default=list, blank=True)
     refreshed_at = models.DateTimeField(auto_now=True)
+    # The last refresh that failed, until one succeeds (league.projection_failures).
+    error_code = models.CharField(max_length=64, blank=True, default="")
+    failed_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"standings of {self.tournament} at {self.position}"

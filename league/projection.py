@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -27,6 +28,7 @@ from django.db.models import Q
 
 from games import selectors as game_selectors
 from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
+from league.projection_failures import isolated
 from league.ratings import family_of
 from league.selectors import ordinals
 from league.standings import CORRECTIONS, READ_TYPES, GameFold, Settings, TableResult, standings
@@ -165,16 +167,20 @@ def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
     parsed = {int(g): TableResult.from_dict(r) for g, r in results.items()}
     settings = Settings.from_mapping(settings_of(tournament), stored=True)
     state.rows = standings(settings, rounds_of(tournament.pk), parsed)
+    state.error_code, state.failed_at = "", None
     state.save()
     return Refreshed(len(changed), len(new_versions), state.position)
 
 
 def refresh_game(game_id: int) -> Refreshed | None:
-    """Refresh the standings of the tournament ``game_id`` is played in, if any."""
+    """Refresh the standings of the tournament ``game_id`` is played in, if any (None:
+    none, or its refresh failed — logged and recorded, see :mod:`league.projection_failures`)."""
     tournament_id = (
         Table.objects.filter(game_id=game_id).values_list("round__tournament_id", flat=True).first()
     )
-    return refresh(tournament_id) if tournament_id is not None else None
+    if tournament_id is None:
+        return None
+    return isolated(partial(refresh, tournament_id), tournament=tournament_id)
 
 
 def stale(tournament_id: int) -> bool:
@@ -194,14 +200,18 @@ def stale(tournament_id: int) -> bool:
     )
 
 
+def _refresh_if_stale(tournament_id: int) -> Refreshed | None:
+    return refresh(tournament_id) if stale(tournament_id) else None
+
+
 def refresh_all() -> int:
     """Catch up every tournament with games whose standings are stale (the beat task);
-    returns how many were refreshed."""
+    returns how many were refreshed. A tournament whose refresh fails is logged and
+    recorded, and the others go on (:mod:`league.projection_failures`)."""
     moved = 0
     ids = Tournament.objects.filter(round_set__tables__game__isnull=False).values_list("pk", flat=True)
     for tournament_id in sorted(set(ids)):
-        if stale(tournament_id):
-            refresh(tournament_id)
+        if isolated(partial(_refresh_if_stale, tournament_id), tournament=tournament_id) is not None:
             moved += 1
     return moved
 

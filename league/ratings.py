@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -31,6 +32,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from games import selectors as game_selectors
 from games.selectors import FinalResult, final_results
 from league.models import Club, ClubGame, Player, RatingEntry, RatingProjection, Table, TableSeat
+from league.projection_failures import isolated
 
 if TYPE_CHECKING:
     # the type of club_games' queryset only: rows are read through games.selectors
@@ -227,6 +229,7 @@ def _save(projection: RatingProjection, *, rebuilt: bool = False) -> None:
     )
     if rebuilt:
         projection.rebuilt_at = timezone.now()
+    projection.error_code, projection.failed_at = "", None
     projection.save()
 
 
@@ -270,22 +273,36 @@ def refresh(club_id: int, family: str) -> str:
 
 def refresh_game(game_id: int) -> str:
     """Refresh the ratings of ``game_id``'s club and game family (the outbox task's
-    work); ``not_rated`` when the game is no club's or of no family."""
+    work); ``not_rated`` when the game is no club's or of no family, ``failed`` when the
+    refresh raised (logged and recorded, see :mod:`league.projection_failures`)."""
     club_id = club_of_game(game_id)
     preset = game_selectors.preset_of(game_id)
     family = family_of(preset) if preset is not None else None
     if club_id is None or family is None:
         return "not_rated"
-    return refresh(club_id, family)
+    return isolated(partial(refresh, club_id, family), club=club_id, family=family) or "failed"
+
+
+def behind(club_id: int, family: str) -> bool:
+    """Whether a trigger event of the club's ``family`` lies after the position its
+    ratings are current to (what the next refresh would read). Two queries."""
+    current = (
+        RatingProjection.objects.filter(club_id=club_id, family=family)
+        .values_list("position", flat=True)
+        .first()
+    )
+    return game_selectors.last_position(club_games(club_id, family), types=TRIGGERS) > (current or 0)
 
 
 def catch_up() -> int:
     """Refresh every club's families (the beat's catch-up for a refresh the broker lost);
-    the number that changed. Cheap when nothing did: one query per club and family."""
+    the number that changed. Cheap when nothing did: one query per club and family. A
+    family whose refresh fails is logged and recorded, and the others go on."""
     changed = 0
     for club_id in Club.objects.order_by("pk").values_list("pk", flat=True):
         for family in FAMILIES:
-            changed += refresh(club_id, family) != "unchanged"
+            done = isolated(partial(refresh, club_id, family), club=club_id, family=family)
+            changed += done not in (None, "unchanged")
     return changed
 
 

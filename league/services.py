@@ -34,6 +34,7 @@ from games import services as game_services
 from games.models import Game, Source
 from league import limits, projection
 from league.limits import LATE_FIELDS, MAX_ROUNDS, REASON_LENGTH, STANDINGS_FIELDS
+from league.locks import registration_for_update, round_for_update, tournament_for_update
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
 from league.seating import (
     METHODS,
@@ -277,7 +278,7 @@ def update_tournament(tournament: Tournament, data: Mapping[str, Any], by: Any) 
     if unknown:
         raise LeagueError("invalid_request", f"cannot change {', '.join(unknown)}")
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = tournament_for_update(tournament.pk)
         if tournament.status == Tournament.Status.FINISHED:
             raise LeagueError("tournament_finished", "the tournament is finished; nothing can change", 409)
         generated = tournament.round_set.count()
@@ -453,7 +454,7 @@ def set_registration_status(
         raise LeagueError("invalid_request", f"status must be one of {', '.join(Registration.Status.values)}")
     last = _last_round_number(tournament)
     with transaction.atomic():
-        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        registration = registration_for_update(registration.pk)
         if status == Registration.Status.DROPPED:
             after = last if dropped_after is None else _whole(dropped_after, "dropped_after", 0, MAX_ROUNDS)
             if after < last:
@@ -701,12 +702,12 @@ def generate_round(
     ``{"tables": [[ids]], "byes": [ids]}``."""
     _open_for_changes(tournament)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = tournament_for_update(tournament.pk)
         last = tournament.round_set.order_by("-number").first()
         number = (last.number if last else 0) + 1
         if last is not None and last.status == Round.Status.PUBLISHED:
             # its games may have ended without the task having run yet: check now
-            last = Round.objects.select_for_update().select_related("tournament").get(pk=last.pk)
+            last = round_for_update(last.pk)
             _complete_if_done(last)
         notes: list[str] = []
         reason = _text(force_reason or "", "force_reason", REASON_LENGTH, reason=True)
@@ -793,7 +794,7 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
     if len(operations) > 1:
         raise LeagueError("invalid_request", "one edit at a time: swap, move or tables")
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        round_ = round_for_update(round_.pk)
         if round_.status != Round.Status.DRAFT:
             raise LeagueError(
                 "round_not_draft", f"round {round_.number} is {round_.status}: only drafts change", 409
@@ -938,7 +939,10 @@ def publish_round(round_: Round, by: Any, *, edit_reason: str | None = None) -> 
     whose tables differ from the generated seating needs an ``edit_reason``. The first
     published round starts the tournament (``running``)."""
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().select_related("tournament__club").get(pk=round_.pk)
+        # league.locks: the tournament, then the round; never the club (the games' foreign
+        # keys check it at commit while their writes hold the event store's lock)
+        tournament_for_update(round_.tournament_id)
+        round_ = round_for_update(round_.pk)
         tournament = round_.tournament
         _open_for_changes(tournament)
         if round_.status != Round.Status.DRAFT:
@@ -1019,8 +1023,8 @@ def check_round_complete(round_: Round) -> bool:
     (safe from a task delivered twice, from beat, from a director's request). Returns
     whether the round is complete."""
     with transaction.atomic():
-        locked = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
-        return _complete_if_done(locked)
+        tournament_for_update(round_.tournament_id)  # league.locks: the tournament first
+        return _complete_if_done(round_for_update(round_.pk))
 
 
 def _complete_if_done(round_: Round) -> bool:

@@ -157,6 +157,15 @@ def test_redis_url_switches_celery_to_the_broker() -> None:
         ({**PROD_ENV, "SECURE_SSL_REDIRECT": "sometimes"}, "SECURE_SSL_REDIRECT must be one of"),
         ({"BOT_MOVE_DELAY": "soon"}, "BOT_MOVE_DELAY must be a number of seconds from 0 to 10"),
         ({"BOT_MOVE_DELAY": "60"}, "BOT_MOVE_DELAY must be a number of seconds from 0 to 10"),
+        (
+            {"WORKER_HEARTBEAT_EVERY": "nan"},
+            "WORKER_HEARTBEAT_EVERY must be a number of seconds above 0 and at most 300, not 'nan'",
+        ),
+        ({"WORKER_HEARTBEAT_FRESH": "0"}, "WORKER_HEARTBEAT_FRESH must be a number of seconds above 0"),
+        (
+            {"WORKER_HEARTBEAT_EVERY": "10", "WORKER_HEARTBEAT_FRESH": "10"},
+            "WORKER_HEARTBEAT_FRESH must be longer than WORKER_HEARTBEAT_EVERY",
+        ),
     ],
 )
 def test_bad_environment_fails_at_startup_with_a_clear_message(env: dict[str, str], message: str) -> None:

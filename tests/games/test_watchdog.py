@@ -69,6 +69,7 @@ def test_the_watchdog_task_moves_a_stuck_bot_game_once(
     assert watch_bot_turns() == 0  # not waiting long enough yet
     assert Game.objects.get(pk=game.pk).version == created.version
     age(game, LONG_AGO)
+    assert watch_bot_turns(older_than_seconds=3600) == 0  # a threshold of its own: not yet
     assert watch_bot_turns() == 1
     game.refresh_from_db()
     assert game.version > created.version
@@ -128,11 +129,12 @@ def test_a_bot_turn_the_broker_lost_is_played_again_by_the_watchdog(
     game = Game.objects.get(pk=created.game.pk)
     assert game.version == created.version
 
-    # What beat does every 30 s; the worker's threshold is the default 30 s.
+    # What beat does every 30 s, with a threshold of 1 s instead of the default 30 s (the
+    # game waits here only as long as the test takes).
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        watch_bot_turns.delay()
-        time.sleep(2)
+        watch_bot_turns.delay(older_than_seconds=1)
+        time.sleep(1)
         game.refresh_from_db()
         if game.version > created.version:
             break

@@ -1,5 +1,6 @@
 """Helpers of the browser tests: screenshots at a phone's and a desktop's width, with no
-horizontal overflow, and signing a Playwright page in as a user."""
+horizontal overflow, signing a Playwright page in as a user, and the policy violations
+the browser reports."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ def no_horizontal_overflow(page: Any) -> bool:
 def shot(page: Any, name: str) -> None:
     """A full-page screenshot var/screenshots/<name>.png at the page's current size."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    # caret="initial": hiding the caret (the default) injects a <style> into the page, which
+    # the Content-Security-Policy refuses, and policy_violations would report it.
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, caret="initial")
 
 
 def shoot(page: Any, name: str) -> None:
@@ -38,3 +41,16 @@ def sign_in(page: Any, base_url: str, user: Any) -> None:
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base_url}])
+
+
+def policy_violations(page: Any) -> list[str]:
+    """A list that fills with every Content-Security-Policy violation the browser reports
+    on ``page`` (config/csp.py allows nothing inline): the test asserts it stays empty."""
+    violations: list[str] = []
+
+    def on_console(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            violations.append(f"{page.url}: {message.text}")
+
+    page.on("console", on_console)
+    return violations

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.browser import policy_violations
 from tests.support.ci import IN_CI
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
@@ -53,8 +54,12 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
+    """A page in a fresh context; any Content-Security-Policy violation the browser
+    reports while the test runs fails it (config/csp.py: nothing inline is allowed)."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
+    violations = policy_violations(page)
     yield page
     context.close()
+    assert not violations, "\n".join(violations)

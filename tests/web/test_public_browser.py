@@ -19,7 +19,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from games.models import Game
-from tests.support.browser import shot
+from tests.support.browser import policy_violations, shot
 from tests.support.celery import eager_tasks
 from tests.support.public import Cup, autumn_cup
 
@@ -87,8 +87,9 @@ def test_the_standings_update_within_5_s_of_a_result_without_a_reload(
         cup.games["t3"],
         {"type": "RecordHandResult", "knocker": 1, "deadwood": {"0": 25, "1": 2, "2": 12}},
     )
+    # a function, not an expression: Playwright evals an expression, which the CSP refuses
     page.wait_for_function(
-        "document.querySelector('table.standings tbody tr td:nth-child(2)').innerText.trim() === 'Cy'",
+        "() => document.querySelector('table.standings tbody tr td:nth-child(2)').innerText.trim() === 'Cy'",
         timeout=5000,
     )
     elapsed = time.monotonic() - recorded
@@ -106,6 +107,7 @@ def test_the_public_pages_fit_phones_and_desktops(
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
+    violations = policy_violations(page)
     pages = {
         "home": "/",
         "tournament": f"/tournaments/{cup.tournament.pk}/",
@@ -121,5 +123,6 @@ def test_the_public_pages_fit_phones_and_desktops(
         # The player's rating chart is drawn, and scaled to the page.
         box = page.locator("svg.rating-chart").bounding_box()
         assert box is not None and 0 < box["width"] <= width
+        assert not violations, "\n".join(violations)
     finally:
         context.close()

@@ -13,7 +13,7 @@ import pytest
 from games import store
 from games.models import Game
 from league.models import Round, Table
-from tests.support.browser import shot
+from tests.support.browser import policy_violations, shot
 from tests.support.record import Night, club_night
 
 pytestmark = pytest.mark.browser
@@ -26,8 +26,10 @@ def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    violations = policy_violations(page)
     yield page
     context.close()
+    assert not violations, "\n".join(violations)
 
 
 @pytest.fixture

@@ -25,16 +25,17 @@ from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 
 import engine
-from engine.arrangement import best_arrangement
+from engine.arrangement import MAX_HAND, best_arrangement
 from engine.cards import ALL_CARDS, Card, InvalidCard
 from engine.layoffs import best_defence
 from engine.melds import make_meld
+from engine.state import HandState
 from games import selectors, services, store
 from games.access import access_for
 from games.models import Game, Source
 from league.selectors import table_of_game, table_with_round
 from web.forms import posted_key
-from web.recording import Refusal, card_history, effective, last_entry, refusal
+from web.recording import Refusal, card_history, effective, humanise, last_entry, refusal
 from web.roles import require_recorder
 from web.words import card_text, cards_text, describe, score_text
 
@@ -335,9 +336,11 @@ def _card(text: str) -> str:
 
 def _cards(text: str, picked: list[str] | None = None) -> list[str]:
     codes = [_card(part) for part in _SPLIT.split(text.strip()) if part]
+    typed = set(codes)  # a set: hundreds of picked cards must not cost a scan each
     for code in picked or ():
         code = _card(code)
-        if code not in codes:
+        if code not in typed:
+            typed.add(code)
             codes.append(code)
     return codes
 
@@ -562,29 +565,17 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     base: dict[str, Any] = {"size": size, "count": len(codes), "name": names[seat]}
     if not codes:
         return {**base, "empty": True}
+    if len(codes) > min(size + 1, MAX_HAND):
+        # One card too many is still arranged (the engine then says what is wrong); more is
+        # refused here, before any search: its work grows with every card.
+        return {"problem": f"{names[seat]} holds {size} cards: {len(codes)} is more than that hand can hold."}
     rs = state.ruleset
     cards = [Card.parse(code) for code in codes]
     if len(set(codes)) == len(codes):
-        arrangement = best_arrangement(cards, rs)
-        base["melds"] = [[c.code for c in meld.cards] for meld in arrangement.melds]
-        base["unmatched"] = [c.code for c in arrangement.unmatched]
-        base["deadwood"] = arrangement.deadwood
-        knocker = hand.knocker
-        if rs.scoring == "gin" and knocker >= 0 and knocker != seat and hand.revealed[knocker] >= 0:
-            knocker_cards = [c for c in ALL_CARDS if hand.revealed[knocker] >> c.index & 1]
-            declared = hand.knocker_melds
-            melds = (
-                tuple(make_meld(meld) for meld in declared)
-                if declared
-                else best_arrangement(knocker_cards, rs).melds
-            )
-            defence = best_defence(cards, melds, rs)
-            base["layoffs"] = [
-                f"{card_text(layoff.card)} onto {cards_text([c.code for c in melds[i].cards])}"
-                for layoff in defence.layoffs
-                for i in (layoff.meld_index,)
-            ]
-            base["deadwood"] = defence.arrangement.deadwood
+        try:
+            _arrange(base, cards, seat, hand, rs)
+        except engine.EngineError as exc:  # a joker these rules do not use
+            return {"problem": humanise(exc.message, names)}
     if len(codes) < size:
         base["waiting"] = True
         return base
@@ -600,6 +591,31 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
         base["completes"] = describe({"type": "HandScored", "data": scored[0].to_dict()["data"]}, names)
     base["fits"] = True
     return base
+
+
+def _arrange(base: dict[str, Any], cards: list[Card], seat: int, hand: HandState, rs: engine.RuleSet) -> None:
+    """The engine's arrangement of ``cards`` into ``base``: melds, deadwood and, against a
+    gin knocker's revealed melds, the layoffs."""
+    arrangement = best_arrangement(cards, rs)
+    base["melds"] = [[c.code for c in meld.cards] for meld in arrangement.melds]
+    base["unmatched"] = [c.code for c in arrangement.unmatched]
+    base["deadwood"] = arrangement.deadwood
+    knocker = hand.knocker
+    if rs.scoring == "gin" and knocker >= 0 and knocker != seat and hand.revealed[knocker] >= 0:
+        knocker_cards = [c for c in ALL_CARDS if hand.revealed[knocker] >> c.index & 1]
+        declared = hand.knocker_melds
+        melds = (
+            tuple(make_meld(meld) for meld in declared)
+            if declared
+            else best_arrangement(knocker_cards, rs).melds
+        )
+        defence = best_defence(cards, melds, rs)
+        base["layoffs"] = [
+            f"{card_text(layoff.card)} onto {cards_text([c.code for c in melds[i].cards])}"
+            for layoff in defence.layoffs
+            for i in (layoff.meld_index,)
+        ]
+        base["deadwood"] = defence.arrangement.deadwood
 
 
 def _view(handler: Any, kind: str) -> Any:
