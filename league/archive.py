@@ -212,7 +212,7 @@ def _verify_round(document: Mapping[str, Any], names: Mapping[Any, str]) -> list
     except SeatingError as exc:
         return [*differences, f"the seating cannot be made again: {exc.message} ({exc.code})"]
     stored = dict(document["generated"])
-    for key in ("method", "tables", "byes", "notes"):
+    for key in sorted(set(again) | set(stored)):
         if again.get(key) != stored.get(key):
             differences.append(f"{key}: recomputed {again.get(key)!r} != stored {stored.get(key)!r}")
     if document["status"] != Round.Status.DRAFT:
