@@ -245,12 +245,13 @@ def choose_byes(
     else:
         position = {player: n for n, player in enumerate(reversed(order))}
     chosen = sorted(ids, key=lambda p: (had[p], position.get(p, -1)))[:count]
-    notes = [f"bye: {request.name(p)} ({_ordinal(had[p] + 1)} bye)" for p in chosen]
+    notes = [bye_note(request.name(p), had[p] + 1) for p in chosen]
     return chosen, notes
 
 
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+def bye_note(name: str, nth: int) -> str:
+    """The note of a bye, the player's ``nth``: every method words a bye this way."""
+    return f"bye: {name} ({ {1: 'first', 2: 'second', 3: 'third'}.get(nth, f'{nth}th') } bye)"
 
 
 def meetings(history: Iterable[PastRound]) -> Counter[tuple[PlayerId, PlayerId]]:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from league.seating.base import PastRound, PlayerId, Request, byes_of
+from league.seating.base import Entrant, PastRound, PlayerId, Request, byes_of
 from league.seating.designs import find_design, relabel
 from league.seating.plan import Plan, Row, greedy_row, least_cost, search
 
@@ -133,7 +134,10 @@ def plan_rounds(
         rows = [[list(t) for t in first] for _ in byes]
         design_name = None
     else:
-        event, design_name = _event_plan(request, method, sizes, len(byes), event_work or EVENT_WORK)
+        total = request.total_rounds or len(request.history) + len(byes)
+        field = (request.players, request.table_min, request.table_max, request.seed)
+        event, design_name = _event_plan(field, method, tuple(sizes), total, event_work or EVENT_WORK)
+        event = [[t[:] for t in row] for row in event]
         played = [
             {frozenset(index[p] for p in t.seats if p in index) for t in r.tables} for r in request.history
         ]
@@ -166,17 +170,18 @@ def plan_rounds(
     return Planned([[[ids[i] for i in t] for t in row] for row in best], design_name)
 
 
+@lru_cache(maxsize=16)
 def _event_plan(
-    request: Request, method: str, sizes: Sequence[int], left: int, work: int
+    field: tuple[tuple[Entrant, ...], int, int, str], method: str, sizes: tuple[int, ...], total: int, work: int
 ) -> tuple[list[Row], str | None]:
-    """The whole event planned with nothing played: the request's players (indices) at
-    tables of ``sizes`` for ``total_rounds`` rounds (the rounds played and ``left`` more
-    when it is not set), byes by the rule of :func:`bye_rows` from no byes. Depends on the
-    players, sizes and seed alone, so every round of the event computes the same."""
+    """The whole event planned with nothing played: the ``field`` (players, smallest
+    and largest table, seed; the rows hold indices into the players) at tables of
+    ``sizes`` for ``total`` rounds, byes by the rule of :func:`bye_rows` from no byes.
+    Depends on those alone, so every round of the event computes the same; a process
+    keeps the last few it computed (callers copy the rows they change)."""
+    request = Request(field[0], field[1], field[2], 1, field[3])
     n = len(request.players)
-    total = request.total_rounds or len(request.history) + left
-    fresh = Request(request.players, request.table_min, request.table_max, 1, request.seed)
-    byes = bye_rows(fresh, n - sum(sizes), total)
+    byes = bye_rows(request, n - sum(sizes), total)
     rng = random.Random(f"{request.seed}:{method}:event")
     rows: list[Row] = []
     design = find_design(n, sizes, n - sum(sizes))

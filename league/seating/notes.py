@@ -63,6 +63,10 @@ def unavoidable_rematch(a: str, b: str) -> str:
     return f"repeat meeting {a}-{b} was unavoidable"
 
 
+def searched_rematch(a: str, b: str) -> str:
+    return f"repeat meeting {a}-{b}: the search found no seating without it"
+
+
 def rematches(count: int) -> str:
     return f"{count} repeat meeting(s): no pairing without them exists"
 

@@ -117,7 +117,7 @@ def _candidates(
     near = set(range(i + 1, min(n, i + window + 1)))
     # the Dutch partner: where the dutch term of cost(i, j) is 0 within i's group
     for j in range(i + 1, n):
-        _, c2, c3, c4 = cost(i, j)
+        _, _, c3, c4 = cost(i, j)
         if c3:
             break
         if c4 == 0:

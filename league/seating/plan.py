@@ -27,7 +27,7 @@ Row = list[list[int]]
 
 class Plan:
     """Rows of tables over players ``0..n-1`` and the meeting counts they make with
-    the fixed ``history`` (an ``n`` × ``n`` table of earlier meetings)."""
+    the fixed ``history`` (``n`` rows of ``n`` counts of earlier meetings)."""
 
     def __init__(
         self,

@@ -19,7 +19,17 @@ Requests stored with ``algorithm`` 1 are seated by :mod:`league.seating.v1.swiss
 from __future__ import annotations
 
 from league.seating import notes as say
-from league.seating.base import PlayerId, Request, Seating, Table, byes_of, choose_byes, meetings, table_sizes
+from league.seating.base import (
+    PlayerId,
+    Request,
+    Seating,
+    Table,
+    bye_note,
+    byes_of,
+    choose_byes,
+    meetings,
+    table_sizes,
+)
 from league.seating.lookahead import plan_rounds, rounds_left
 from league.seating.pairing import swiss_pairs
 from league.seating.v1 import swiss as v1
@@ -49,7 +59,7 @@ def _seat_pairs(request: Request, order: list[PlayerId]) -> Seating:
     fewest = min((had[p] for p in order), default=0)
     eligible = [p for p in order if had[p] == fewest] if len(order) % 2 else []
     pairs, bye = swiss_pairs(order, request.points, times, eligible)
-    notes = [] if bye is None else [f"bye: {request.name(bye)} ({_ordinal(had[bye] + 1)} bye)"]
+    notes = [] if bye is None else [bye_note(request.name(bye), had[bye] + 1)]
     deals = first_deals(request)
     tables: list[Table] = []
     repeats = 0
@@ -65,10 +75,6 @@ def _seat_pairs(request: Request, order: list[PlayerId]) -> Seating:
     if repeats:
         notes.append(say.rematches(repeats))
     return Seating(METHOD, tuple(tables), (bye,) if bye is not None else (), tuple(notes))
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
 
 
 def _seat_groups(request: Request, order: list[PlayerId]) -> Seating:
@@ -114,9 +120,7 @@ def _seat_groups(request: Request, order: list[PlayerId]) -> Seating:
         for i, a in enumerate(group):
             for b in group[i + 1 :]:
                 if met[(a, b) if a < b else (b, a)]:
-                    table_notes.append(
-                        f"repeat meeting {request.name(a)}-{request.name(b)}: the search found no seating without it"
-                    )
+                    table_notes.append(say.searched_rematch(request.name(a), request.name(b)))
         dealer = min(group, key=lambda p: (count[p], last.get(p, -1), rank[p]))
         tables.append(Table((dealer, *(p for p in group if p != dealer)), tuple(table_notes)))
     return Seating(METHOD, tuple(tables), tuple(byes), tuple(notes))
