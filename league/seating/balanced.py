@@ -27,7 +27,7 @@ from league.seating.lookahead import (
     repeats,
     rounds_left,
     seat_history,
-    seat_order,
+    seat_orders,
 )
 from league.seating.v1 import balanced as v1
 
@@ -42,25 +42,25 @@ def seat(request: Request) -> Seating:
     if not sizes:
         return Seating(METHOD, (), tuple(byes), tuple(bye_notes))
     planned = plan_rounds(request, METHOD, sizes, bye_rows(request, bye_count, rounds_left(request)))
-    return seating_of(request, METHOD, planned.rows[0], byes, bye_notes, planned.design)
+    return seating_of(request, METHOD, planned.rows, byes, bye_notes, planned.design)
 
 
 def seating_of(
     request: Request,
     method: str,
-    groups: list[list[PlayerId]],
+    rows: list[list[list[PlayerId]]],
     byes: list[PlayerId],
     bye_notes: list[str],
     design: str | None,
 ) -> Seating:
-    """The round seated as ``groups`` (seat orders chosen here), with its notes."""
+    """The round seated as ``rows[0]``, the rows after it the rounds planned to come
+    (seat orders are chosen here, with them), with its notes."""
     met = meetings(request.history)
     positions = seat_history(request.history)
     rng = request.rng(f"{method}:seats")
     name = request.name
     tables = []
-    for group in sorted(groups, key=min):
-        order = seat_order(group, positions, rng)
+    for order in sorted(seat_orders(rows, positions, rng), key=min):
         dealt = positions.get(order[0], Counter())[0]
         table_notes = [say.deals_first(name(order[0]), dealt)]
         seats = sorted(order)

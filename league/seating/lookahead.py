@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from league.seating.base import Entrant, PastRound, PlayerId, Request, byes_of
 from league.seating.designs import find_design, relabel
@@ -172,7 +172,11 @@ def plan_rounds(
 
 @lru_cache(maxsize=16)
 def _event_plan(
-    field: tuple[tuple[Entrant, ...], int, int, str], method: str, sizes: tuple[int, ...], total: int, work: int
+    field: tuple[tuple[Entrant, ...], int, int, str],
+    method: str,
+    sizes: tuple[int, ...],
+    total: int,
+    work: int,
 ) -> tuple[list[Row], str | None]:
     """The whole event planned with nothing played: the ``field`` (players, smallest
     and largest table, seed; the rows hold indices into the players) at tables of
@@ -229,18 +233,24 @@ DEALER_WEIGHT = 3
 
 
 def seat_order(
-    group: Sequence[PlayerId], positions: Mapping[PlayerId, Mapping[int, int]], rng: random.Random
+    group: Sequence[PlayerId],
+    positions: Mapping[PlayerId, Mapping[int, int]],
+    rng: random.Random,
+    dealer: PlayerId | None = None,
 ) -> list[PlayerId]:
     """``group`` in seat order (seat 0 deals first) so that each player takes a seat they
     have had least: the least sum over players of the square of their count at their
     seat (dealing first counted ``DEALER_WEIGHT`` times), found exactly over all orders
     by a dynamic programme over the subsets of players seated so far; ties by a seeded
-    draw."""
+    draw. ``dealer``, when given, takes seat 0."""
     drawn = list(group)
     rng.shuffle(drawn)
     size = len(drawn)
+    barred = (2 * max((c for p in drawn for c in positions.get(p, {}).values()), default=0) + 2) * size**2
 
     def cost(player: PlayerId, seat: int) -> int:
+        if seat == 0 and dealer is not None and player != dealer:
+            return barred * DEALER_WEIGHT
         had = positions.get(player, {}).get(seat, 0)
         return (2 * had + 1) * (DEALER_WEIGHT if seat == 0 else 1)
 
@@ -267,3 +277,97 @@ def seat_order(
         mask ^= 1 << i
     order.reverse()
     return order
+
+
+# seats are planned over the rows to come for tables of at most this size (the exact
+# order of a table costs 2^size · size² steps), over the first row alone above it
+PLANNED_SEATS = 6
+SEAT_PASSES = 3
+
+
+def seat_orders(
+    rows: Sequence[Sequence[Sequence[PlayerId]]],
+    positions: Mapping[PlayerId, Mapping[int, int]],
+    rng: random.Random,
+) -> list[list[PlayerId]]:
+    """Seat orders for the tables of ``rows[0]``, chosen with the rows to come: every
+    planned table's order is the best (:func:`seat_order`) given all the others' and
+    the earlier rounds' counts, in a few passes over them, so that who deals first and
+    where each player sits spread evenly over the event, not only this round."""
+    counts: dict[PlayerId, Counter[int]] = {p: Counter(c) for p, c in positions.items()}
+    planned = rows if max((len(t) for row in rows for t in row), default=0) <= PLANNED_SEATS else rows[:1]
+
+    def add(order: Sequence[PlayerId], step: int) -> None:
+        for seat, player in enumerate(order):
+            counts.setdefault(player, Counter())[seat] += step
+
+    orders = []
+    for row in planned:
+        chosen = []
+        for group in row:
+            order = seat_order(group, counts, rng)
+            add(order, 1)
+            chosen.append(order)
+        orders.append(chosen)
+    if len(planned) > 1:
+        for chosen in orders:
+            for k, order in enumerate(chosen):
+                add(order, -1)
+                chosen[k] = seat_order(order, counts, rng)
+                add(chosen[k], 1)
+        _balance_dealers(orders, counts)
+        for _ in range(SEAT_PASSES):
+            for chosen in orders:
+                for k, order in enumerate(chosen):
+                    add(order, -1)
+                    chosen[k] = seat_order(order, counts, rng, dealer=order[0])
+                    add(chosen[k], 1)
+    return orders[0] if orders else []
+
+
+def _balance_dealers(orders: list[list[list[PlayerId]]], counts: dict[PlayerId, Counter[int]]) -> None:
+    """Move first deals along chains of planned tables (a table dealt by ``p`` has ``q``
+    at it, one dealt by ``q`` has ``r``, …) from a player who deals first most to one who
+    deals first at least two fewer times, until no chain is left: a table then goes to
+    its new dealer, who is moved to seat 0 (the other seats are chosen again after)."""
+    dealing: dict[PlayerId, list[tuple[int, int]]] = {}
+    for r, chosen in enumerate(orders):
+        for k, order in enumerate(chosen):
+            dealing.setdefault(order[0], []).append((r, k))
+
+    def dealt(player: PlayerId) -> int:
+        return counts.get(player, Counter())[0]
+
+    improved = True
+    while improved:
+        improved = False
+        for start in sorted(dealing, key=lambda p: (-dealt(p), p)):
+            parent: dict[PlayerId, tuple[PlayerId, tuple[int, int]]] = {}
+            queue, head, end = [start], 0, None
+            while head < len(queue) and end is None:
+                player = queue[head]
+                head += 1
+                for r, k in dealing.get(player, []):
+                    for other in orders[r][k]:
+                        if other == start or other in parent:
+                            continue
+                        parent[other] = (player, (r, k))
+                        if dealt(other) <= dealt(start) - 2:
+                            end = other
+                            break
+                        queue.append(other)
+                    if end is not None:
+                        break
+            if end is None:
+                continue
+            player = end
+            while player != start:
+                previous, (r, k) = parent[player]
+                order = orders[r][k]
+                dealing[previous].remove((r, k))
+                dealing.setdefault(player, []).append((r, k))
+                counts[previous][0] -= 1
+                counts.setdefault(player, Counter())[0] += 1
+                orders[r][k] = [player, *(p for p in order if p != player)]
+                player = previous
+            improved = True

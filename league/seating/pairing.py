@@ -28,8 +28,6 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 
-import networkx as nx
-
 from league.seating.base import PlayerId
 from league.seating.v1.matching import best_pairing
 
@@ -69,6 +67,8 @@ def swiss_pairs(
 ) -> tuple[list[tuple[PlayerId, PlayerId]], PlayerId | None]:
     """The pairs (higher-ranked first) of ``order`` (best first), and the player with
     the bye when the count is odd (one of ``bye_eligible``)."""
+    import networkx as nx  # here, not at the top: only a two-player Swiss round needs it
+
     n = len(order)
     odd = n % 2 == 1
     if odd and not bye_eligible:

@@ -80,11 +80,11 @@ def _multi_player(request: Request) -> Seating:
         notes.append(say.schedule_made(event, bound))
         if planned.design is not None:
             notes.append(say.known_design(planned.design))
-        tables, byes = planned.rows[0], planned_byes[0]
+        rows, byes = planned.rows, planned_byes[0]
     else:
-        tables, byes = row
+        rows, byes = row
     notes += [say.schedule_bye(request.name(p)) for p in byes]
-    seating = seating_of(request, METHOD, [list(t) for t in tables], list(byes), notes, None)
+    seating = seating_of(request, METHOD, rows, list(byes), notes, None)
     if made is None:
         return seating
     return Seating(seating.method, seating.tables, seating.byes, seating.notes, schedule=made)
@@ -92,8 +92,17 @@ def _multi_player(request: Request) -> Seating:
 
 def _stored_row(
     schedule: Mapping[str, Any] | None, ids: list[PlayerId], number: int, sizes: list[int]
-) -> tuple[list[list[PlayerId]], list[PlayerId]] | None:
-    """Row ``number`` of the stored schedule, if it is one for this field."""
+) -> tuple[list[list[list[PlayerId]]], list[PlayerId]] | None:
+    """Rows ``number`` to the last of the stored schedule, and row ``number``'s byes, if
+    it is a schedule for this field.
+
+    >>> rows = [[[[1, 2], [3, 4]], []], [[[1, 3], [2, 4]], []]]
+    >>> schedule = {"players": [1, 2, 3, 4], "first": 1, "rounds": rows}
+    >>> _stored_row(schedule, [1, 2, 3, 4], 2, [2, 2])
+    ([[[1, 3], [2, 4]]], [])
+    >>> _stored_row(schedule, [1, 2, 3], 2, [3]) is None
+    True
+    """
     if not isinstance(schedule, Mapping) or schedule.get("players") != ids:
         return None
     first, rounds = schedule.get("first"), schedule.get("rounds")
@@ -109,4 +118,4 @@ def _stored_row(
         or sorted([*byes, *(p for t in tables for p in t)]) != ids
     ):
         return None
-    return [list(t) for t in tables], list(byes)
+    return [[list(t) for t in r[0]] for r in rounds[number - first :]], list(byes)

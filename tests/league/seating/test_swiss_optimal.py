@@ -110,4 +110,3 @@ def test_every_round_is_optimal_by_the_priorities(count: int) -> None:
         if bye is not None:
             points[bye] += 1
         history.append(PastRound(number, tuple(past), seating.byes))
-
