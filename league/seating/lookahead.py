@@ -73,7 +73,11 @@ def meeting_table(ids: Sequence[PlayerId], history: Iterable[PastRound]) -> list
 
 
 def repeats(tables: Iterable[Sequence[PlayerId]]) -> int:
-    """Repeat meetings: the sum over pairs of (times met - 1) for those that met."""
+    """Repeat meetings: the sum over pairs of (times met - 1) for those that met.
+
+    >>> repeats([(1, 2, 3), (1, 2, 4), (2, 1)])
+    2
+    """
     met: Counter[tuple[PlayerId, PlayerId]] = Counter()
     for table in tables:
         seats = sorted(table)

@@ -86,18 +86,17 @@ def swiss_pairs(
     b_bye = (n + 1) * b2
     b1 = (n + 1) * b_bye
     while True:
-        graph = nx.Graph()
-        places = range(n) if window >= n else None
+        costs: list[tuple[int, int, int]] = []
         for i in range(n):
-            for j in _candidates(i, n, window, cost) if places is None else range(i + 1, n):
+            for j in _candidates(i, n, window, cost) if window < n else range(i + 1, n):
                 c1, c2, c3, c4 = cost(i, j)
-                graph.add_edge(i, j, weight=-(c1 * b1 + c2 * b2 + c3 * b3 + c4))
+                costs.append((i, j, c1 * b1 + c2 * b2 + c3 * b3 + c4))
         if odd:
-            for p, k in eligible.items():
-                graph.add_edge(order.index(p), BYE, weight=-(k * b_bye))
-        top = -min(w for _, _, w in graph.edges(data="weight")) + 1
-        for _, _, data in graph.edges(data=True):
-            data["weight"] += top
+            costs.extend((order.index(p), BYE, k * b_bye) for p, k in eligible.items())
+        # the heaviest matching is the cheapest: every weight the most cost less its own
+        top = max(c for _, _, c in costs) + 1
+        graph: nx.Graph[int] = nx.Graph()
+        graph.add_weighted_edges_from((i, j, top - c) for i, j, c in costs)
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         pairs = [(min(i, j), max(i, j)) for i, j in matching if BYE not in (i, j)]
         bye = next((order[max(i, j)] for i, j in matching if BYE in (i, j)), None)

@@ -36,6 +36,9 @@ from league.seating.v1 import swiss as v1
 from league.seating.v1.swiss import dealer_order, first_deals, points_of, ranking_order
 
 METHOD = "swiss"
+# swaps the multi-player search may price: the tables start from the standings, so
+# only the repeat meetings are left to search away
+WORK = 100_000
 
 __all__ = ["METHOD", "dealer_order", "first_deals", "points_of", "ranking_order", "seat"]
 
@@ -101,6 +104,7 @@ def _seat_groups(request: Request, order: list[PlayerId]) -> Seating:
         [byes] * rounds_left(request),
         distance=distance,
         weight=weight,
+        work=WORK,
         first=first,
     )
     met = meetings(request.history)
