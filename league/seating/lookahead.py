@@ -338,14 +338,14 @@ def _balance_dealers(orders: list[list[list[PlayerId]]], counts: dict[PlayerId, 
     for r, chosen in enumerate(orders):
         for k, order in enumerate(chosen):
             dealing.setdefault(order[0], []).append((r, k))
-
-    def dealt(player: PlayerId) -> int:
-        return counts.get(player, Counter())[0]
-
+    players = {p for chosen in orders for order in chosen for p in order}
+    dealt = {p: counts.get(p, Counter())[0] for p in players}
     improved = True
-    while improved:
+    while improved and max(dealt.values(), default=0) - min(dealt.values(), default=0) > 1:
         improved = False
-        for start in sorted(dealing, key=lambda p: (-dealt(p), p)):
+        for start in sorted(dealing, key=lambda p: (-dealt[p], p)):
+            if dealt[start] - min(dealt.values()) < 2:
+                break
             parent: dict[PlayerId, tuple[PlayerId, tuple[int, int]]] = {}
             queue, head, end = [start], 0, None
             while head < len(queue) and end is None:
@@ -356,7 +356,7 @@ def _balance_dealers(orders: list[list[list[PlayerId]]], counts: dict[PlayerId, 
                         if other == start or other in parent:
                             continue
                         parent[other] = (player, (r, k))
-                        if dealt(other) <= dealt(start) - 2:
+                        if dealt[other] <= dealt[start] - 2:
                             end = other
                             break
                         queue.append(other)
@@ -372,6 +372,8 @@ def _balance_dealers(orders: list[list[list[PlayerId]]], counts: dict[PlayerId, 
                 dealing.setdefault(player, []).append((r, k))
                 counts[previous][0] -= 1
                 counts.setdefault(player, Counter())[0] += 1
+                dealt[previous] -= 1
+                dealt[player] += 1
                 orders[r][k] = [player, *(p for p in order if p != player)]
                 player = previous
             improved = True

@@ -65,9 +65,12 @@ class Plan:
         self.cost = self._total()
 
     def _total(self) -> int:
+        # the pairs the plan seats are the only ones whose count differs from history
         met, history = self.met, self.history
-        total = self.weight * sum(m * m for r in met for m in r) // 2
-        total -= self.weight * sum(m * m for r in history for m in r) // 2
+        seated = {
+            (a, b) if a < b else (b, a) for row in self.rows for t in row for a in t for b in t if a != b
+        }
+        total = self.weight * sum(met[a][b] ** 2 - history[a][b] ** 2 for a, b in seated)
         if self.distance is not None:
             d = self.distance
             total += sum(

@@ -33,7 +33,9 @@ def event_repeats(method: str, count: int, low: int, high: int, rounds: int, see
     ],
 )
 @pytest.mark.parametrize("seed", ["a", "b"])
-def test_fields_with_a_known_design_never_repeat(count: int, size: int, rounds: int, design: str, seed: str) -> None:
+def test_fields_with_a_known_design_never_repeat(
+    count: int, size: int, rounds: int, design: str, seed: str
+) -> None:
     played = play("balanced", count, size, size, rounds, seed)
     assert repeats([t.seats for s in played for t in s.tables]) == 0
     assert all(f"seated from a known design, {design}: nobody meets anyone twice" in s.notes for s in played)
@@ -58,7 +60,9 @@ def test_thirteen_at_three_or_four_over_six_reaches_the_counting_bound(seed: str
     assert repeat_bound(13, [4, 3, 3, 3], 0, 6) == 12
     played = play("balanced", 13, 3, 4, 6, seed)
     assert repeats([t.seats for s in played for t in s.tables]) == 12
-    assert played[-1].notes[-1] == "12 repeat meetings so far, this round included; lower bound 12 over 6 rounds"
+    assert (
+        played[-1].notes[-1] == "12 repeat meetings so far, this round included; lower bound 12 over 6 rounds"
+    )
 
 
 def test_a_field_without_a_perfect_schedule_stays_near_its_bound() -> None:
@@ -91,7 +95,10 @@ def test_the_plan_changes_with_the_field_not_the_method() -> None:
 def test_a_league_night_plans_its_round_alone() -> None:
     request = Request(entrants(12), 4, 4, 3, "league", total_rounds=None)
     seating = make_seating("balanced", request)
-    assert seating.notes[-1] == "0 repeat meetings so far, this round included; lower bound 0 for the rounds so far"
+    assert (
+        seating.notes[-1]
+        == "0 repeat meetings so far, this round included; lower bound 0 for the rounds so far"
+    )
 
 
 def test_the_search_keeps_its_counts_exact() -> None:
