@@ -67,9 +67,7 @@ class Plan:
     def _total(self) -> int:
         # the pairs the plan seats are the only ones whose count differs from history
         met, history = self.met, self.history
-        seated = {
-            (a, b) if a < b else (b, a) for row in self.rows for t in row for a in t for b in t if a != b
-        }
+        seated = {(a, b) for row in self.rows for t in row for a in t for b in t if a < b}
         total = self.weight * sum(met[a][b] ** 2 - history[a][b] ** 2 for a, b in seated)
         if self.distance is not None:
             d = self.distance

@@ -109,7 +109,8 @@ def random_baseline(count: int, low: int, high: int, took: list[float], draw: ra
 
 def quality(seeds: int, methods: list[str], with_v1: bool) -> None:
     print(
-        f"{'field':24} {'method':14} {'target':>8} {'repeats by seed':>20} {'random, same time':>18} {'ms/round':>9}"
+        f"{'field':24} {'method':14} {'target':>8} {'repeats by seed':>20} "
+        f"{'random, same time':>18} {'ms/round':>9}"
     )
     runs = [(m, 2) for m in methods] + ([("balanced", 1), ("round_robin", 1)] if with_v1 else [])
     for count, low, high, rounds, optimum in FIELDS:

@@ -122,18 +122,19 @@ def test_the_search_keeps_its_counts_exact() -> None:
     assert Plan(n, best, history).cost >= floor
 
 
+def _seat_cost(order: tuple[int, ...] | list[int], positions: dict[int, Counter[int]]) -> int:
+    weight = [3] + [1] * (len(order) - 1)
+    return sum((2 * positions[p][s] + 1) * weight[s] for s, p in enumerate(order))
+
+
 def test_seat_order_is_the_exhaustive_best() -> None:
     draw = random.Random(3)
     for _ in range(30):
         group = draw.sample(range(1, 20), draw.randrange(2, 6))
         positions = {p: Counter({s: draw.randrange(3) for s in range(len(group))}) for p in group}
 
-        def cost(order: tuple[int, ...] | list[int]) -> int:
-            weight = [3] + [1] * (len(order) - 1)
-            return sum((2 * positions[p][s] + 1) * weight[s] for s, p in enumerate(order))
-
-        best = min(cost(order) for order in itertools.permutations(group))
-        assert cost(seat_order(group, positions, draw)) == best
+        best = min(_seat_cost(order, positions) for order in itertools.permutations(group))
+        assert _seat_cost(seat_order(group, positions, draw), positions) == best
 
 
 def test_round_robin_follows_its_stored_schedule() -> None:
