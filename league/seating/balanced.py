@@ -60,7 +60,8 @@ def seating_of(
     rng = request.rng(f"{method}:seats")
     name = request.name
     tables = []
-    for order in sorted(seat_orders(rows, positions, rng), key=min):
+    # largest tables first, as table_sizes gives them; then by their smallest player id
+    for order in sorted(seat_orders(rows, positions, rng), key=lambda t: (-len(t), min(t))):
         dealt = positions.get(order[0], Counter())[0]
         table_notes = [say.deals_first(name(order[0]), dealt)]
         seats = sorted(order)

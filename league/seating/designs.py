@@ -7,9 +7,13 @@ points ``0..v-1`` into blocks (tables) of one size ``k``:
 - the affine space AG(d, q) over the finite field GF(q), q a prime power: q^d points,
   lines of q points, one round per direction, (q^d - 1) / (q - 1) rounds (AG(2, q) is
   the affine plane: q² players over q + 1 rounds; AG(3, q): q³ over q² + q + 1);
-- Kirkman triple systems KTS(v) for v = 15 (Kirkman's fifteen schoolgirls) and 21,
-  and 20 players at tables of 4 over 5 rounds, 24 at 4 over 7 (the 6-4-7 schedule) and
-  32 at 4 over 9 (cosets of nine disjoint planes of GF(2)^5): tables kept as data below.
+- Kirkman triple systems KTS(15) (Kirkman's fifteen schoolgirls, a table below) and
+  KTS(21) (:func:`kirkman_21`), besides KTS(9) and KTS(27), the affine AG(2, 3) and
+  AG(3, 3); 20 players at tables of 4 over 5 rounds, a table below;
+- 24 players at tables of 4 over 7 rounds (the 6-4-7 schedule), a base round shifted
+  round by round (:func:`shifted_24`);
+- 32 players at tables of 4 over 9 rounds: the cosets of nine planes of GF(2)^5 that
+  share no nonzero vector (:func:`planes`).
 
 :func:`find_design` picks the design for a field, and :func:`relabel` maps it onto
 the players with the tournament's seed, so two events do not get the same tables.
@@ -190,6 +194,55 @@ def planes(dimension: int = 5) -> Design:
     return Design("cosets of nine disjoint planes of GF(2)^5", count, 4, len(chosen), build)
 
 
+def cyclic(name: str, size: int, base: Rounds, whole: tuple[tuple[int, ...], ...] = ()) -> Design:
+    """A schedule invariant under a shift: players ``3x + i`` for ``x`` in Z_7 and ``i``
+    in 0..2, and any players numbered from 21 on, which the shift leaves alone. Rounds
+    0-6 are the base round with every ``x`` shifted by ``r``; then each block of
+    ``whole`` gives one more round, its seven shifts. The shift sorts the pairs of
+    players into orbits of 7; when the base round and the blocks of ``whole`` hold one
+    pair of each orbit that may meet, every such pair meets exactly once."""
+    count = 3 * 7 + len({p for row in base for t in row for p in t if p >= 21})
+
+    def shift(player: int, r: int) -> int:
+        return player if player >= 21 else 3 * ((player // 3 + r) % 7) + player % 3
+
+    def build(r: int) -> tuple[tuple[int, ...], ...]:
+        if r < 7:
+            return tuple(tuple(shift(p, r) for p in table) for table in base[0])
+        return tuple(tuple(shift(p, k) for p in whole[r - 7]) for k in range(7))
+
+    return Design(name, count, size, 7 + len(whole), build)
+
+
+def shifted_24() -> Design:
+    """24 players at tables of 4 over 7 rounds, nobody meeting twice (the 6-4-7 social
+    golfer schedule), :func:`cyclic` with three fixed players: the shift sorts the pairs
+    that may meet (not two of one ``x``, not two of the fixed three) into 36 orbits, and
+    the base round's 36 pairs are one of each. The base round was found by a
+    backtracking search over that condition.
+
+    >>> shifted_24().round(1)[0]
+    (21, 2, 13, 18)
+    """
+    base = [
+        [[21, 20, 10, 15], [22, 13, 11, 3], [23, 7, 9, 2], [0, 17, 6, 18], [1, 5, 8, 14], [4, 16, 19, 12]]
+    ]
+    return cyclic("a cyclic 6-4-7 schedule (24 at tables of 4 over 7 rounds)", 4, base)
+
+
+def kirkman_21() -> Design:
+    """A Kirkman triple system KTS(21): 21 players at tables of 3 over 10 rounds,
+    every two meeting exactly once; :func:`cyclic` with a base round (21 of the 30
+    orbits of pairs) and three rounds that are the shifts of one table each (the other
+    9). Found by a backtracking search over that condition.
+
+    >>> kirkman_21().count, kirkman_21().round(7)[1]
+    (10, (3, 4, 2))
+    """
+    base = [[[0, 14, 7], [1, 13, 16], [2, 10, 6], [3, 19, 8], [4, 15, 5], [9, 18, 12], [11, 20, 17]]]
+    return cyclic("a Kirkman triple system KTS(21)", 3, base, ((0, 1, 20), (0, 13, 8), (0, 19, 2)))
+
+
 # Found by this package's own search (league.seating.plan, long runs) and checked by
 # tests/league/seating/test_designs.py: every round a partition, no pair twice.
 KIRKMAN_15 = """
@@ -211,6 +264,8 @@ TWENTY_AT_4 = """
 TABLES: tuple[Design, ...] = (
     _table("a Kirkman triple system KTS(15)", KIRKMAN_15),
     _table("a schedule of 20 at tables of 4 over 5 rounds", TWENTY_AT_4),
+    shifted_24(),
+    kirkman_21(),
 )
 
 

@@ -111,7 +111,7 @@ def _seat_groups(request: Request, order: list[PlayerId]) -> Seating:
     count, last = first_deals(request)
     natural = {p: k for k, group in enumerate(first) for p in (ids[i] for i in group)}
     tables: list[Table] = []
-    for group in sorted(planned.rows[0], key=lambda g: min(rank[p] for p in g)):
+    for group in sorted(planned.rows[0], key=lambda g: (-len(g), min(rank[p] for p in g))):
         group.sort(key=lambda p: rank[p])
         top = points_of(request, group[0])
         home = min(natural[p] for p in group)

@@ -3,7 +3,7 @@ while that can be helped.
 
 Two-player tables: players are ordered by points (score groups), then standings; the
 top unpaired player takes the next one down who is a fair opponent, floating down a
-group when the own group has none left. :func:`league.seating.matching.best_pairing`
+group when the own group has none left. :func:`league.seating.v1.matching.best_pairing`
 makes the choice safe: a pair is taken only if the rest can still be paired without a
 rematch (or with no more rematches than the fewest possible). The bye goes to the
 lowest-ranked player who has had the fewest byes; the player who dealt first less

@@ -11,7 +11,7 @@ import pytest
 
 from league.seating.designs import TABLES, Design, affine, circle, field, find_design, planes, relabel
 
-AFFINE = [(q, d) for q, d in [(3, 2), (4, 2), (5, 2), (7, 2), (8, 2), (3, 3), (4, 3), (5, 3), (2, 4), (4, 4)]]
+AFFINE = [(3, 2), (4, 2), (5, 2), (7, 2), (8, 2), (3, 3), (4, 3), (5, 3), (2, 4), (4, 4)]
 
 
 def check(design: Design, rounds: int | None = None) -> None:
@@ -56,6 +56,7 @@ def test_tables_and_constructions_are_resolvable(design: Design) -> None:
 
 def test_kirkman_and_the_published_sizes() -> None:
     assert find_design(15, [3] * 5, 0).name == "a Kirkman triple system KTS(15)"  # type: ignore[union-attr]
+    assert find_design(21, [3] * 7, 0).name == "a Kirkman triple system KTS(21)"  # type: ignore[union-attr]
     assert find_design(16, [4] * 4, 0).name == "the affine plane AG(2,4)"  # type: ignore[union-attr]
     assert find_design(27, [3] * 9, 0).count == 13  # type: ignore[union-attr]
     assert find_design(32, [4] * 8, 0).count == 9  # type: ignore[union-attr]
@@ -63,7 +64,8 @@ def test_kirkman_and_the_published_sizes() -> None:
     # not a fit: byes, mixed sizes, a count that is no design's
     assert find_design(16, [4] * 4, 1) is None
     assert find_design(13, [4, 3, 3, 3], 0) is None
-    assert find_design(24, [4] * 6, 0) is None
+    assert find_design(24, [4] * 6, 0).count == 7  # type: ignore[union-attr]
+    assert find_design(28, [4] * 7, 0) is None
 
 
 def test_relabelling_keeps_the_design_and_depends_on_the_seed() -> None:

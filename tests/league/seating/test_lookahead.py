@@ -28,6 +28,7 @@ def event_repeats(method: str, count: int, low: int, high: int, rounds: int, see
         (15, 3, 7, "a Kirkman triple system KTS(15)"),
         (16, 4, 5, "the affine plane AG(2,4)"),
         (20, 4, 5, "a schedule of 20 at tables of 4 over 5 rounds"),
+        (24, 4, 7, "a cyclic 6-4-7 schedule (24 at tables of 4 over 7 rounds)"),
         (25, 5, 6, "the affine plane AG(2,5)"),
         (32, 4, 8, "cosets of nine disjoint planes of GF(2)^5"),
     ],
