@@ -20,6 +20,7 @@ from collections import Counter
 
 from league.seating import notes as say
 from league.seating.base import PlayerId, Request, Seating, Table, choose_byes, meetings, table_sizes
+from league.seating.designs import Design
 from league.seating.lookahead import (
     bye_rows,
     plan_rounds,
@@ -45,16 +46,24 @@ def seat(request: Request) -> Seating:
     return seating_of(request, METHOD, planned.rows, byes, bye_notes, planned.design)
 
 
+def design_note(design: Design) -> str:
+    if design.repeats:
+        return say.bound_schedule(design.name, design.repeats)
+    return say.known_design(design.name)
+
+
 def seating_of(
     request: Request,
     method: str,
     rows: list[list[list[PlayerId]]],
     byes: list[PlayerId],
     bye_notes: list[str],
-    design: str | None,
+    design: Design | None,
+    total: int | None = None,
 ) -> Seating:
     """The round seated as ``rows[0]``, the rows after it the rounds planned to come
-    (seat orders are chosen here, with them), with its notes."""
+    (seat orders are chosen here, with them), with its notes; ``total`` the event's
+    rounds when the request does not say (a round robin's ``rounds`` parameter)."""
     met = meetings(request.history)
     positions = seat_history(request.history)
     rng = request.rng(f"{method}:seats")
@@ -73,9 +82,9 @@ def seating_of(
     played = [t.seats for past in request.history for t in past.tables]
     so_far = repeats([*played, *(t.seats for t in tables)])
     sizes = [len(t.seats) for t in tables]
-    total = request.total_rounds
+    total = request.total_rounds or total
     bound = repeat_bound(len(request.players), sizes, len(byes), total or request.round_number)
     round_notes = [*bye_notes, say.event_repeats(so_far, max(bound, repeats(played)), total)]
     if design is not None:
-        round_notes.append(say.known_design(design))
+        round_notes.append(design_note(design))
     return Seating(method, tuple(tables), tuple(byes), tuple(round_notes))

@@ -45,6 +45,9 @@ class Design:
     size: int
     count: int
     build: Callable[[int], tuple[tuple[int, ...], ...]]
+    # repeat meetings over all its rounds: 0 for a design proper; a schedule kept for a
+    # field without one reaches the counting bound instead
+    repeats: int = 0
 
     def round(self, number: int) -> tuple[tuple[int, ...], ...]:
         return self.build(number)
@@ -148,14 +151,14 @@ def circle(n: int) -> Design:
     return Design("the circle method", n, 2, m, build)
 
 
-def _table(name: str, text: str) -> Design:
+def _table(name: str, text: str, repeats: int = 0) -> Design:
     """A design kept as text: one round a line, tables separated by ``|``."""
     rounds = tuple(
         tuple(tuple(int(p) for p in table.split()) for table in line.split("|"))
         for line in text.strip().splitlines()
     )
     points = 1 + max(p for r in rounds for t in r for p in t)
-    return Design(name, points, len(rounds[0][0]), len(rounds), rounds.__getitem__)
+    return Design(name, points, len(rounds[0][0]), len(rounds), rounds.__getitem__, repeats)
 
 
 def planes(dimension: int = 5) -> Design:
@@ -261,7 +264,17 @@ TWENTY_AT_4 = """
 0 1 8 15 | 2 5 6 18 | 3 7 14 19 | 4 11 12 16 | 9 10 13 17
 0 2 9 16 | 1 7 10 18 | 3 5 8 11 | 4 15 17 19 | 6 12 13 14
 """
+# 12 at tables of 4 over 5 rounds cannot avoid repeats: this schedule has 24, the
+# counting bound (every pair meets, 24 pairs twice); found by the round robin's search.
+TWELVE_AT_4 = """
+0 1 6 11 | 2 5 7 10 | 3 4 8 9
+0 4 8 10 | 1 3 5 6 | 2 7 9 11
+0 3 7 10 | 1 2 4 6 | 5 8 9 11
+0 4 5 7 | 1 6 9 10 | 2 3 8 11
+0 2 5 9 | 1 6 7 8 | 3 4 10 11
+"""
 TABLES: tuple[Design, ...] = (
+    _table("a schedule of 12 at tables of 4 over 5 rounds", TWELVE_AT_4, repeats=24),
     _table("a Kirkman triple system KTS(15)", KIRKMAN_15),
     _table("a schedule of 20 at tables of 4 over 5 rounds", TWENTY_AT_4),
     shifted_24(),
@@ -274,13 +287,16 @@ def _planes() -> Design:
     return planes()
 
 
-def find_design(players: int, sizes: Sequence[int], byes: int) -> Design | None:
+def find_design(players: int, sizes: Sequence[int], byes: int, rounds: int | None = None) -> Design | None:
     """A design for ``players`` at tables of ``sizes`` with nobody sitting out, the one
-    with the most rounds when several fit."""
+    with the most rounds when several fit; a schedule with repeats (kept because no
+    design exists) only for exactly its number of ``rounds``."""
     if byes or not sizes or min(sizes) != max(sizes):
         return None
     size = sizes[0]
-    fitting = [d for d in TABLES if d.points == players and d.size == size]
+    fitting = [
+        d for d in TABLES if d.points == players and d.size == size and (d.repeats == 0 or d.count == rounds)
+    ]
     if size == 2 and players % 2 == 0:
         fitting.append(circle(players))
     elif size == 4 and players == 32:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from league.seating.base import Entrant, PastRound, PlayerId, Request, byes_of
-from league.seating.designs import find_design, relabel
+from league.seating.designs import Design, find_design, relabel
 from league.seating.plan import Plan, Row, greedy_row, least_cost, search
 
 # How many swaps the search of a plan may price (about a microsecond and a half each);
@@ -30,7 +30,7 @@ class Planned:
     first row comes from, if it does."""
 
     rows: list[list[list[PlayerId]]]
-    design: str | None
+    design: Design | None
 
 
 def rounds_left(request: Request) -> int:
@@ -136,11 +136,11 @@ def plan_rounds(
     event: list[Row] = []
     if first is not None:
         rows = [[list(t) for t in first] for _ in byes]
-        design_name = None
+        design_used = None
     else:
         total = request.total_rounds or len(request.history) + len(byes)
         field = (request.players, request.table_min, request.table_max, request.seed)
-        event, design_name = _event_plan(field, method, tuple(sizes), total, event_work or EVENT_WORK)
+        event, design_used = _event_plan(field, method, tuple(sizes), total, event_work or EVENT_WORK)
         event = [[t[:] for t in row] for row in event]
         played = [
             {frozenset(index[p] for p in t.seats if p in index) for t in r.tables} for r in request.history
@@ -159,7 +159,7 @@ def plan_rounds(
             else:
                 row = greedy_row(sitting, sizes, running, rng)
                 if k == 0:
-                    design_name = None
+                    design_used = None
             _count(running, row)
             rows.append(row)
     plan = Plan(n, rows, met, weight, distance)
@@ -169,9 +169,9 @@ def plan_rounds(
         best = plan.copy_rows()
     else:
         best = search(plan, rng, work, floor)
-    if design_name is not None and [sorted(t) for t in best[0]] != [sorted(t) for t in rows[0]]:
-        design_name = None
-    return Planned([[[ids[i] for i in t] for t in row] for row in best], design_name)
+    if design_used is not None and [sorted(t) for t in best[0]] != [sorted(t) for t in rows[0]]:
+        design_used = None
+    return Planned([[[ids[i] for i in t] for t in row] for row in best], design_used)
 
 
 @lru_cache(maxsize=16)
@@ -181,7 +181,7 @@ def _event_plan(
     sizes: tuple[int, ...],
     total: int,
     work: int,
-) -> tuple[list[Row], str | None]:
+) -> tuple[list[Row], Design | None]:
     """The whole event planned with nothing played: the ``field`` (players, smallest
     and largest table, seed; the rows hold indices into the players) at tables of
     ``sizes`` for ``total`` rounds, byes by the rule of :func:`bye_rows` from no byes.
@@ -192,11 +192,11 @@ def _event_plan(
     byes = bye_rows(request, n - sum(sizes), total)
     rng = random.Random(f"{request.seed}:{method}:event")
     rows: list[Row] = []
-    design = find_design(n, sizes, n - sum(sizes))
+    design = find_design(n, sizes, n - sum(sizes), total)
     name = None
     if design is not None:
         rows = relabel(design, range(n), total, rng)
-        name = design.name
+        name = design
     index = {p.id: i for i, p in enumerate(request.players)}
     running = [[0] * n for _ in range(n)]
     for row in rows:

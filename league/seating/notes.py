@@ -38,6 +38,10 @@ def known_design(name: str) -> str:
     return f"seated from a known design, {name}: nobody meets anyone twice"
 
 
+def bound_schedule(name: str, repeats: int) -> str:
+    return f"seated from {name}: {repeats} repeat meetings over the event, the fewest possible"
+
+
 def schedule_row(number: int, total: int) -> str:
     return f"round robin: round {number} of {total}"
 

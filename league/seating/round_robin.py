@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from league.seating import notes as say
-from league.seating.balanced import seating_of
+from league.seating.balanced import design_note, seating_of
 from league.seating.base import PlayerId, Request, Seating, SeatingError, table_sizes
 from league.seating.lookahead import bye_rows, plan_rounds, repeat_bound, repeats
 from league.seating.v1 import round_robin as v1
@@ -79,12 +79,12 @@ def _multi_player(request: Request) -> Seating:
         bound = repeat_bound(len(ids), sizes, bye_count, total)
         notes.append(say.schedule_made(event, bound))
         if planned.design is not None:
-            notes.append(say.known_design(planned.design))
+            notes.append(design_note(planned.design))
         rows, byes = planned.rows, planned_byes[0]
     else:
         rows, byes = row
     notes += [say.schedule_bye(request.name(p)) for p in byes]
-    seating = seating_of(request, METHOD, rows, list(byes), notes, None)
+    seating = seating_of(request, METHOD, rows, list(byes), notes, None, total)
     if made is None:
         return seating
     return Seating(seating.method, seating.tables, seating.byes, seating.notes, schedule=made)
