@@ -68,7 +68,7 @@ def _seat_bracket(request: Request) -> Seating:
         elif present:
             byes.append(present[0])
             notes.extend(table_notes)
-            notes.append(f"bye: {request.name(present[0])} (no opponent left in this part of the bracket)")
+            notes.append(say.bracket_bye(request.name(present[0])))
     still = {p for p in slots if p is not None}
     out = [p.id for p in request.players if p.id not in still]
     notes.extend(say.eliminated(request.name(p)) for p in out)

@@ -75,6 +75,10 @@ def rematches(count: int) -> str:
     return f"{count} repeat meeting(s): no pairing without them exists"
 
 
+def bracket_bye(name: str) -> str:
+    return f"bye: {name} (no opponent left in this part of the bracket)"
+
+
 def eliminated(name: str) -> str:
     return f"out: {name} is no longer in the bracket"
 

@@ -147,7 +147,7 @@ class Plan:
 # per step, the moves of the players of at most SAMPLE pairs that meet again are priced
 SAMPLE = 6
 # the search gives up after GIVE_UP steps per player without a better plan (two shakes)
-GIVE_UP = 60
+GIVE_UP = 120
 
 
 def search(plan: Plan, rng: random.Random, work: int, floor: int = 0) -> list[Row]:

@@ -38,7 +38,7 @@ from league.seating.v1.swiss import dealer_order, first_deals, points_of, rankin
 METHOD = "swiss"
 # swaps the multi-player search may price: the tables start from the standings, so
 # only the repeat meetings are left to search away
-WORK = 100_000
+WORK = 50_000
 
 __all__ = ["METHOD", "dealer_order", "first_deals", "points_of", "ranking_order", "seat"]
 
