@@ -193,10 +193,11 @@ def _event_plan(
     rng = random.Random(f"{request.seed}:{method}:event")
     rows: list[Row] = []
     design = find_design(n, sizes, n - sum(sizes), total)
-    name = None
     if design is not None:
         rows = relabel(design, range(n), total, rng)
-        name = design
+    # named in the notes only when the whole event is the design (a longer event
+    # starts from it and repeats after it)
+    used = design if design is not None and total <= design.count else None
     index = {p.id: i for i, p in enumerate(request.players)}
     running = [[0] * n for _ in range(n)]
     for row in rows:
@@ -210,7 +211,7 @@ def _event_plan(
         plan = Plan(n, rows, [[0] * n for _ in range(n)])
         slots = sum(len(t) * (len(t) - 1) // 2 for row in rows for t in row)
         rows = search(plan, rng, work, least_cost(plan.history, range(n), slots))
-    return rows, name
+    return rows, used
 
 
 def _count(met: list[list[int]], row: Row) -> None:

@@ -9,10 +9,11 @@ the other players of ``A`` and ``B``, so a move is priced in ``O(table size)`` a
 applied in the same time; nothing is recounted over the field.
 
 The search (after Dotú and Van Hentenryck's local search for the social golfer
-problem): take a pair that meets again somewhere in the plan, one of its two players in
-a row where they meet, and make the best swap of that player with anyone at another
-table of the row, unless the swap is tabu (the player moved in that row recently) and
-does not beat the best plan seen. A fixed number of steps, from a seeded generator: the
+problem): take a few pairs that meet again somewhere in the plan, and make the best swap
+of one of their players, in a row where the pair meets, with anyone at another table of
+the row, unless the swap is tabu (the same two players swapped in that row lately) and
+does not beat the best plan seen; on a long plateau, start again from the best plan
+with a few players shaken. A budget of priced swaps and a seeded generator: the
 plan depends on its inputs alone, never on a clock. It stops early once the plan's
 cost reaches ``floor``, a cost no plan can beat.
 """
@@ -152,16 +153,16 @@ GIVE_UP = 120
 
 def search(plan: Plan, rng: random.Random, work: int, floor: int = 0) -> list[Row]:
     """The best rows found by moves that price at most ``work`` swaps in all (see the
-    module's docstring): each step
-    prices every swap of a player of a repeated pair (at most ``SAMPLE`` pairs, drawn)
-    with anyone at another table of a row where the pair meets, and makes the best one
-    that is not tabu (the same two players swapped in that row lately), unless it beats
-    the best plan seen. Stops at ``floor``."""
+    module's docstring): each step prices every swap of a player of a repeated pair (at
+    most ``SAMPLE`` pairs, drawn) with anyone at another table of a row where the pair
+    meets, and makes the best one that is not tabu (the same two players swapped in that
+    row lately) unless it beats the best plan seen. Stops at ``floor``, or after
+    ``GIVE_UP`` steps a player without a better plan."""
     best_cost, best = plan.cost, plan.copy_rows()
     if not plan.rows or best_cost <= floor:
         return best
     n = plan.n
-    tabu: dict[tuple[int, int], int] = {}
+    tabu: dict[int, int] = {}
     stale = since = 0
     step = 0
     while work > 0:
@@ -181,7 +182,7 @@ def search(plan: Plan, rng: random.Random, work: int, floor: int = 0) -> list[Ro
                     if chosen is not None and change > chosen_change:
                         continue
                     key = (t * n + a) * n + b if a < b else (t * n + b) * n + a
-                    if tabu.get((key, 0), 0) > step and plan.cost + change >= best_cost:
+                    if tabu.get(key, 0) > step and plan.cost + change >= best_cost:
                         continue
                     if chosen is None or change < chosen_change:
                         chosen, chosen_change, ties = (t, a, b), change, 1
@@ -194,7 +195,7 @@ def search(plan: Plan, rng: random.Random, work: int, floor: int = 0) -> list[Ro
         t, a, b = chosen
         plan.swap(t, a, b, chosen_change)
         key = (t * n + a) * n + b if a < b else (t * n + b) * n + a
-        tabu[(key, 0)] = step + 4 + rng.randrange(40)
+        tabu[key] = step + 4 + rng.randrange(40)
         if plan.cost < best_cost:
             best_cost, best, stale, since = plan.cost, plan.copy_rows(), 0, 0
             if best_cost <= floor:
@@ -206,7 +207,7 @@ def search(plan: Plan, rng: random.Random, work: int, floor: int = 0) -> list[Ro
                 break
             if stale > 20 * n:
                 # a long plateau: start again from the best plan, a few players shaken
-                plan.__init__(n, best, plan.history, plan.weight, plan.distance)  # type: ignore[misc]
+                plan = Plan(n, best, plan.history, plan.weight, plan.distance)
                 for _ in range(max(2, n // 8)):
                     t = rng.randrange(len(plan.rows))
                     row = plan.rows[t]
