@@ -25,12 +25,13 @@ from typing import Any
 from league.seating import notes as say
 from league.seating.balanced import design_note, seating_of
 from league.seating.base import PlayerId, Request, Seating, SeatingError, table_sizes
-from league.seating.lookahead import bye_rows, plan_rounds, repeat_bound, repeats
+from league.seating.lookahead import EVENT_WORK, bye_rows, plan_rounds, repeat_bound, repeats
 from league.seating.v1 import round_robin as v1
 from league.seating.v1.round_robin import berger
 
 METHOD = "round_robin"
-# the schedule's search prices this many swaps per player of the field
+# the schedule is searched once an event: as long as balanced's event plan and this
+# many priced swaps more per player of the field
 WORK_PER_PLAYER = 40_000
 
 __all__ = ["METHOD", "berger", "seat"]
@@ -65,8 +66,8 @@ def _multi_player(request: Request) -> Seating:
             METHOD,
             sizes,
             bye_rows(request, bye_count, left),
-            work=WORK_PER_PLAYER * len(ids),
-            event_work=WORK_PER_PLAYER * len(ids),
+            work=EVENT_WORK + WORK_PER_PLAYER * len(ids),
+            event_work=EVENT_WORK + WORK_PER_PLAYER * len(ids),
         )
         planned_byes = [[p for p in ids if p not in {q for t in r for q in t}] for r in planned.rows]
         made = {
