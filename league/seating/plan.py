@@ -170,15 +170,40 @@ def search(plan: Plan, rng: random.Random, work: int, floor: int = 0) -> list[Ro
         movers = _movers(plan, rng)
         chosen: tuple[int, int, int] | None = None
         chosen_change, ties = 0, 0
+        met, weight, distance = plan.met, 2 * plan.weight, plan.distance
         for t, a in movers:
             row, where = plan.rows[t], plan.where[t]
             own = where[a]
             work -= n
+            mine = [x for x in row[own] if x != a]
+            ma = met[a]
+            # what a's table loses with a, and a's meetings at each other table: the
+            # price of a swap is then these and b's meetings (as Plan.delta computes)
+            leaving = -len(mine)
+            for x in mine:
+                leaving += ma[x]
             for k, table in enumerate(row):
                 if k == own:
                     continue
+                toward = len(table) - 1 - leaving
+                for y in table:
+                    toward += ma[y]
                 for b in table:
-                    change = plan.delta(t, a, b)
+                    # plain loops: tables are small, and a generator costs more than them
+                    mb = met[b]
+                    change = toward - ma[b]
+                    for x in mine:
+                        change += mb[x]
+                    for y in table:
+                        change -= mb[y]
+                    change *= weight
+                    if distance is not None:
+                        da, db = distance[a], distance[b]
+                        for x in mine:
+                            change += db[x] - da[x]
+                        for y in table:
+                            if y != b:
+                                change += da[y] - db[y]
                     if chosen is not None and change > chosen_change:
                         continue
                     key = (t * n + a) * n + b if a < b else (t * n + b) * n + a
