@@ -171,3 +171,21 @@ def test_entrant_names_do_not_change_the_plan() -> None:
     a = make_seating("balanced", Request(one, 4, 4, 1, "n", total_rounds=3))
     b = make_seating("balanced", Request(two, 4, 4, 1, "n", total_rounds=3))
     assert [t.seats for t in a.tables] == [t.seats for t in b.tables]
+
+
+@pytest.mark.parametrize("with_distance", [False, True])
+def test_the_search_prices_its_moves_as_the_plan_does(with_distance: bool) -> None:
+    """The search prices swaps inline (for speed); the plan's cost after its moves is
+    the cost of its rows counted again."""
+    draw = random.Random(11)
+    n, sizes = 16, [4, 4, 4, 4]
+    history = [[0] * n for _ in range(n)]
+    for a, b in itertools.combinations(range(n), 2):
+        history[a][b] = history[b][a] = draw.randrange(3)
+    distance = [[(a - b) ** 2 for b in range(n)] for a in range(n)] if with_distance else None
+    rows = [greedy_row(range(n), sizes, history, draw) for _ in range(3)]
+    rows = [rows[0]] * 3  # the same tables three times: many repeats to search away
+    plan = Plan(n, [[t[:] for t in row] for row in rows], history, 50 if with_distance else 1, distance)
+    search(plan, draw, 3_000)
+    again = Plan(n, plan.rows, history, plan.weight, distance)
+    assert plan.cost == again.cost
