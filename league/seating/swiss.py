@@ -8,10 +8,13 @@ score differences, the fewest players paired outside their score group, and the 
 order within a group (top half against bottom half). The player who dealt first less
 often (or not last time) deals first.
 
-Larger tables plan ahead like ``balanced``: the rounds left are planned together with
-the earlier rounds fixed, each starting from the tables filled down the standings,
-with a cost that puts repeat meetings far above the distance in the ranking between
-players seated together (the rounds to come assumed to keep today's standings).
+Larger tables: the tables filled down the standings, then searched like ``balanced``
+(:func:`league.seating.lookahead.plan_rounds`) with a cost that puts repeat meetings
+far above the distance in the ranking between players seated together. The round is
+planned alone: planning the rounds after it (assuming today's standings) was tried,
+and it gave up the standings order of the round being seated to spare repeats in
+rounds whose standings are not known yet (round 1 of 16 players at tables of 4 over 5
+rounds came out scrambled instead of top-down).
 
 Requests stored with ``algorithm`` 1 are seated by :mod:`league.seating.v1.swiss`.
 """
@@ -30,7 +33,7 @@ from league.seating.base import (
     meetings,
     table_sizes,
 )
-from league.seating.lookahead import plan_rounds, rounds_left
+from league.seating.lookahead import plan_rounds
 from league.seating.pairing import swiss_pairs
 from league.seating.v1 import swiss as v1
 from league.seating.v1.swiss import dealer_order, first_deals, points_of, ranking_order
@@ -101,7 +104,7 @@ def _seat_groups(request: Request, order: list[PlayerId]) -> Seating:
         request,
         METHOD,
         sizes,
-        [byes] * rounds_left(request),
+        [byes],
         distance=distance,
         weight=weight,
         work=WORK,

@@ -272,3 +272,16 @@ def test_best_pairing_edge_cases(count: int) -> None:
     pairs, repeats = best_pairing(count, lambda a, b: False, lambda a, rest: rest)
     assert repeats == count // 2
     assert sorted(p for pair in pairs for p in pair) == list(range(count))
+
+
+def test_multi_player_round_one_is_top_down_even_with_rounds_to_come() -> None:
+    """The Swiss round is planned alone: a known number of rounds does not make it give
+    up the standings order for rounds whose standings are not known yet."""
+    request = Request(entrants(16), 4, 4, 1, "s", standings=tuple(range(1, 17)), total_rounds=5)
+    seating = make_seating("swiss", request)
+    assert [sorted(t.seats) for t in seating.tables] == [
+        [1, 2, 3, 4],
+        [5, 6, 7, 8],
+        [9, 10, 11, 12],
+        [13, 14, 15, 16],
+    ]
