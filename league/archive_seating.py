@@ -89,6 +89,10 @@ def seating_problems(
         "tables": ([t["seats"] for t in again["tables"]], [t["seats"] for t in generated["tables"]]),
         "byes": (again["byes"], generated["byes"]),
     }
+    # Whatever else a method stores with its seating (a knockout's eliminated players, a
+    # round robin's schedule) must come out the same too.
+    for key in sorted((set(again) | set(generated)) - {"method", "tables", "byes", "notes"}):
+        seats[key] = (again.get(key), generated.get(key))
     for key, (computed, archived) in seats.items():
         if computed != archived:
             problems.append(
@@ -233,12 +237,15 @@ def _published_problems(
         SeatingTable(tuple(ids[names[s["player"]]] for s in t["seats"] if s["player"] is not None))
         for t in round_["tables"]
     )
-    published = Seating(round_["method"], tables, tuple(ids[names[p]] for p in round_["byes"]))
+    generated = Seating.from_dict(round_["generated"])
+    # The players a knockout eliminated sit in no table and have no bye: the round keeps
+    # them only in its generated seating.
+    byes = tuple(ids[names[p]] for p in round_["byes"])
+    published = Seating(round_["method"], tables, byes, out=generated.out)
     try:
         validate(published, request)
     except SeatingError as exc:
         return [Problem(exc.code, f"{where}.tables", exc.message)]
-    generated = Seating.from_dict(round_["generated"])
     same = [t.seats for t in published.tables] == [t.seats for t in generated.tables] and sorted(
         published.byes
     ) == sorted(generated.byes)

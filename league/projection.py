@@ -62,8 +62,10 @@ def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> li
     if published_by is not None:
         rounds = rounds.filter(Q(published_at__isnull=True) | Q(published_at__lte=published_by))
     shaped: dict[int, dict[str, Any]] = {
-        pk: {"number": number, "byes": [int(p) for p in byes or []], "tables": []}
-        for pk, number, byes in rounds.order_by("number").values_list("pk", "number", "byes")
+        pk: {"number": number, "method": method, "byes": [int(p) for p in byes or []], "tables": []}
+        for pk, number, method, byes in rounds.order_by("number").values_list(
+            "pk", "number", "method", "byes"
+        )
     }
     tables: dict[int, dict[str, Any]] = {}
     seats = (

@@ -38,6 +38,7 @@ from league.locks import registration_for_update, round_for_update, tournament_f
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
 from league.seating import (
     METHODS,
+    RECORDS,
     Entrant,
     PastRound,
     PastTable,
@@ -563,10 +564,22 @@ def seating_request(tournament: Tournament, number: int) -> Request:
     active = active_registrations(tournament, number)
     standings: tuple[PlayerId, ...] = ()
     points: dict[PlayerId, Fraction] = {}
-    if tournament.seating in ("swiss", "knockout"):
+    record = RECORDS.get(tournament.seating)
+    if record is not None and record.needs_standings:
         standings, points = seating_standings(tournament, number)
     params = dict(tournament.seating_params)
     ids = {r.player_id for r in active}
+    schedule = None
+    if record is not None and record.keeps_schedule:
+        # the schedule the latest earlier round computed, given back to the method
+        for generated in (
+            tournament.round_set.filter(number__lt=number)
+            .order_by("-number")
+            .values_list("generated", flat=True)
+        ):
+            if isinstance(generated, Mapping) and generated.get("schedule") is not None:
+                schedule = generated["schedule"]
+                break
     return Request(
         players=tuple(Entrant(r.player_id, r.player.name, r.seed_number) for r in active),
         # bots fill the short tables: nobody needs a bye for want of players
@@ -579,6 +592,7 @@ def seating_request(tournament: Tournament, number: int) -> Request:
         points={p: v for p, v in points.items() if p in ids},
         total_rounds=tournament.rounds,
         params=params,
+        schedule=schedule,
     )
 
 
@@ -817,7 +831,10 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
             change = "seating replaced by the director"
         elif "byes" in edits:
             raise LeagueError("invalid_request", '"byes" goes with "tables"')
-        edited = Seating(round_.method, tuple(SeatingTable(tuple(t)) for t in tables), tuple(byes))
+        # players the method left out of the round (knocked out) stay out
+        placed = {p for t in tables for p in t} | set(byes)
+        out = tuple(p for p in Seating.from_dict(round_.generated).out if p not in placed)
+        edited = Seating(round_.method, tuple(SeatingTable(tuple(t)) for t in tables), tuple(byes), out=out)
         try:
             validate(edited, request)
         except SeatingError as exc:
@@ -1098,7 +1115,7 @@ def regenerate(round_: Round) -> RegenerateResult:
         raise _seating_error(exc) from None
     again = seating.to_dict()
     stored = dict(round_.generated)
-    for key in ("method", "tables", "byes", "notes"):
+    for key in sorted(set(again) | set(stored)):
         if again.get(key) != stored.get(key):
             differences.append(f"{key}: regenerated {again.get(key)!r} != stored {stored.get(key)!r}")
     return RegenerateResult(not differences, differences, seating)

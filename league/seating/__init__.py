@@ -1,14 +1,15 @@
 """Seating: pure functions from the round's players and history to tables, in the style
 of the engine (no Django; tested without a database). Each method is a module with a
-``seat(request) -> Seating``; :func:`make_seating` runs one by name and checks what it
+``seat(request) -> Seating`` and a record in :mod:`league.seating.registry` (its label,
+flags and parameters); :func:`make_seating` runs one by name and checks what it
 returns."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from league.seating import balanced, knockout, manual, round_robin, swiss
 from league.seating.base import (
+    ALGORITHM,
     Entrant,
     PastRound,
     PastTable,
@@ -21,31 +22,33 @@ from league.seating.base import (
     table_sizes,
     validate,
 )
+from league.seating.registry import RECORDS, MethodRecord, Param, method_record
 
-METHODS: dict[str, Callable[[Request], Seating]] = {
-    balanced.METHOD: balanced.seat,
-    knockout.METHOD: knockout.seat,
-    manual.METHOD: manual.seat,
-    round_robin.METHOD: round_robin.seat,
-    swiss.METHOD: swiss.seat,
-}
+# name -> seat, for the callers that only run a method
+METHODS: dict[str, Callable[[Request], Seating]] = {name: record.seat for name, record in RECORDS.items()}
 
 
 def make_seating(method: str, request: Request) -> Seating:
     """The seating ``method`` gives for ``request``, validated."""
-    try:
-        seat = METHODS[method]
-    except KeyError:
-        known = ", ".join(sorted(METHODS))
-        raise SeatingError(f"unknown seating method {method!r} (known: {known})", "unknown_method") from None
-    seating = seat(request)
+    record = method_record(method)
+    if request.algorithm not in (1, ALGORITHM):
+        raise SeatingError(
+            f"seating algorithm {request.algorithm!r}: this version knows 1 and {ALGORITHM}",
+            "unknown_algorithm",
+        )
+    record.check_params(request.params)
+    seating = record.seat(request)
     validate(seating, request)
     return seating
 
 
 __all__ = [
+    "ALGORITHM",
     "METHODS",
+    "RECORDS",
     "Entrant",
+    "MethodRecord",
+    "Param",
     "PastRound",
     "PastTable",
     "PlayerId",
@@ -55,6 +58,7 @@ __all__ = [
     "Table",
     "input_digest",
     "make_seating",
+    "method_record",
     "table_sizes",
     "validate",
 ]

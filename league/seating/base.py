@@ -18,6 +18,10 @@ from fractions import Fraction
 from typing import Any
 
 PlayerId = int
+# The version of the seating algorithms a new request asks for. A stored request keeps
+# the version it was made with (absent: 1, before look-ahead seating), so a round seated
+# earlier is computed again by the algorithm that seated it.
+ALGORITHM = 2
 
 
 class SeatingError(ValueError):
@@ -74,6 +78,9 @@ class Request:
     points: Mapping[PlayerId, Fraction] = field(default_factory=dict)
     total_rounds: int | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+    algorithm: int = ALGORITHM
+    # a schedule a method computed once and stored (round robin's), given back to it
+    schedule: Mapping[str, Any] | None = None
 
     def name(self, player: PlayerId) -> str:
         return next((p.name for p in self.players if p.id == player), f"#{player}")
@@ -98,6 +105,10 @@ class Request:
             "points": sorted([p, str(v)] for p, v in self.points.items()),
             "total_rounds": self.total_rounds,
             "params": dict(self.params),
+            # written only when they differ from a version-1 request's, so that a request
+            # stored before keeps its digest
+            **({"algorithm": self.algorithm} if self.algorithm != 1 else {}),
+            **({"schedule": self.schedule} if self.schedule is not None else {}),
         }
 
     @classmethod
@@ -123,6 +134,8 @@ class Request:
             points={p: Fraction(v) for p, v in data["points"]},
             total_rounds=data["total_rounds"],
             params=dict(data["params"]),
+            algorithm=data.get("algorithm", 1),
+            schedule=data.get("schedule"),
         )
 
     def rng(self, method: str) -> random.Random:
@@ -141,10 +154,17 @@ class Table:
 
 @dataclass(frozen=True)
 class Seating:
+    """The tables and the byes; ``out`` the active players who take no part in the
+    round and have no bye (eliminated from a knockout: a bye scores, being out does
+    not); ``schedule`` what a method computed for the rounds to come and wants given
+    back in the next requests (:attr:`Request.schedule`)."""
+
     method: str
     tables: tuple[Table, ...]
     byes: tuple[PlayerId, ...] = ()
     notes: tuple[str, ...] = ()
+    out: tuple[PlayerId, ...] = ()
+    schedule: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -152,6 +172,9 @@ class Seating:
             "tables": [{"seats": list(t.seats), "notes": list(t.notes)} for t in self.tables],
             "byes": list(self.byes),
             "notes": list(self.notes),
+            # absent when empty: a seating stored before these existed compares equal
+            **({"out": list(self.out)} if self.out else {}),
+            **({"schedule": self.schedule} if self.schedule is not None else {}),
         }
 
     @classmethod
@@ -161,6 +184,8 @@ class Seating:
             tables=tuple(Table(tuple(t["seats"]), tuple(t["notes"])) for t in data["tables"]),
             byes=tuple(data["byes"]),
             notes=tuple(data["notes"]),
+            out=tuple(data.get("out", ())),
+            schedule=data.get("schedule"),
         )
 
 
@@ -220,12 +245,13 @@ def choose_byes(
     else:
         position = {player: n for n, player in enumerate(reversed(order))}
     chosen = sorted(ids, key=lambda p: (had[p], position.get(p, -1)))[:count]
-    notes = [f"bye: {request.name(p)} ({_ordinal(had[p] + 1)} bye)" for p in chosen]
+    notes = [bye_note(request.name(p), had[p] + 1) for p in chosen]
     return chosen, notes
 
 
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+def bye_note(name: str, nth: int) -> str:
+    """The note of a bye, the player's ``nth``: every method words a bye this way."""
+    return f"bye: {name} ({ {1: 'first', 2: 'second', 3: 'third'}.get(nth, f'{nth}th') } bye)"
 
 
 def meetings(history: Iterable[PastRound]) -> Counter[tuple[PlayerId, PlayerId]]:
@@ -252,11 +278,12 @@ def repeat_cost(tables: Iterable[Sequence[PlayerId]], met: Mapping[tuple[PlayerI
 
 
 def validate(seating: Seating, request: Request) -> None:
-    """Every active player sits exactly once or has a bye, nobody else does, and the
-    table sizes are within bounds and differ by at most one (``SeatingError`` names
-    what is wrong). Used on every method's result, a manual seating and a draft's edits."""
+    """Every active player sits exactly once, has a bye or is out, nobody else is placed,
+    and the table sizes are within bounds and differ by at most one (``SeatingError``
+    names what is wrong). Used on every method's result, a manual seating and a draft's
+    edits."""
     active = {p.id for p in request.players}
-    placed = [p for t in seating.tables for p in t.seats] + list(seating.byes)
+    placed = [p for t in seating.tables for p in t.seats] + list(seating.byes) + list(seating.out)
     twice = sorted(p for p, n in Counter(placed).items() if n > 1)
     if twice:
         raise SeatingError(f"seated more than once: {', '.join(request.name(p) for p in twice)}")

@@ -11,6 +11,11 @@ Effects, in every scheme:
 - **bye**: the tournament's ``bye_points``, or an average game when unset (see
   :func:`league.standings.scoring.bye_award`); a bye is not a game played, has no
   opponent and no place.
+- **knocked out** (a round seated by a method that eliminates, a knockout): a player
+  who lost a two-player table of such a round is out of the event from then on; a bye
+  listed for them later (rounds seated before the seating said "out") is not a bye and
+  scores nothing, and in a final table's round (tables of more than two) nobody left
+  out has a bye.
 - **drop-out**: a player who stops playing keeps what they scored and stays ranked;
   rounds they miss score nothing. In a league season ``min_games`` decides who
   qualifies.
@@ -34,6 +39,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from league import limits
+from league.seating import RECORDS
 from league.standings.results import ABANDONED, FINISHED, StandingsError, TableResult, table_result
 from league.standings.scoring import SCHEMES, awards, bye_award
 from league.standings.tiebreaks import REGISTRY, PlayedGame, Record, check_tiebreaks, default_tiebreaks
@@ -160,9 +166,17 @@ def records(
         return out[player]
 
     bye = bye_award(settings.scoring, settings.bye_points, settings.placement_points)
+    knocked_out: set[int] = set()
     for rnd in rounds:
         number = int(rnd.get("number", 0))
+        record_ = RECORDS.get(str(rnd.get("method") or ""))
+        eliminating = record_ is not None and record_.eliminates
+        tables = rnd.get("tables") or ()
+        in_pairs = all(len(table.get("seats") or ()) == 2 for table in tables)
         for player in rnd.get("byes") or ():
+            if eliminating and (not in_pairs or int(player) in knocked_out):
+                record(int(player))
+                continue
             r = record(int(player))
             r.byes += 1
             r.points += bye
@@ -188,6 +202,10 @@ def records(
                     "seats_mismatch", f"game {game} has {result.seats} seats, its table {len(seats)}"
                 )
             assert result.places is not None
+            if eliminating and len(seats) == 2:
+                knocked_out.update(
+                    int(p) for i, p in enumerate(seats) if p is not None and result.places[i] > 1
+                )
             scored = awards(settings.scoring, result, settings.placement_points)
             for i, player in enumerate(seats):
                 if player is None:

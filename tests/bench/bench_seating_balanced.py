@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from league.seating import Entrant, PastRound, PastTable, Request, make_seating
-from league.seating.balanced import pairs
 from league.seating.base import meetings, repeat_cost, table_sizes
+from league.seating.v1.balanced import pairs
 
 LIMIT = 0.5  # seconds a round may take
 WIDTHS = (9, 7, 7, 7, 6, 6)

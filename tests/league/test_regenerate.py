@@ -134,3 +134,42 @@ def test_unknown_tournament_or_round(staff: dict[str, Any]) -> None:
     tournament = _tournament(staff, "balanced", 3, 4, 6)
     with pytest.raises(CommandError, match="no round 1"):
         call_command("regenerate_round", str(tournament.pk), "1")
+
+
+def test_a_round_robin_schedule_is_computed_once_and_given_back(staff: dict[str, Any]) -> None:
+    tournament = _tournament(staff, "round_robin", 3, 3, 9)
+    _play_rounds(tournament, staff, 3)
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    # round 1 computed the schedule (9 players at 3 over 3 rounds: AG(2,3)) and stored it
+    schedule = rounds[0].generated["schedule"]
+    assert schedule["first"] == 1 and len(schedule["rounds"]) == 3
+    assert "schedule" not in rounds[0].request
+    # the later rounds were given it in their request, seated its rows, computed nothing
+    for round_ in rounds[1:]:
+        assert round_.request["schedule"] == schedule
+        assert "schedule" not in round_.generated
+        row = schedule["rounds"][round_.number - 1][0]
+        seated = sorted(sorted(t["seats"]) for t in round_.generated["tables"])
+        assert seated == sorted(sorted(t) for t in row)
+    for number in (1, 2, 3):
+        assert "the same seating" in _check(tournament, number)
+
+
+def test_a_round_seated_by_algorithm_1_still_regenerates(staff: dict[str, Any]) -> None:
+    """A round stored before look-ahead seating (its request has no "algorithm") is
+    computed again by the algorithm that seated it, notes included."""
+    from league.seating import Request, input_digest, make_seating
+
+    tournament = _tournament(staff, "balanced", 3, 4, 9)
+    round_ = services.generate_round(tournament, staff["director"])
+    old = dict(round_.request)
+    old.pop("algorithm")
+    request = Request.from_dict(old)
+    assert request.algorithm == 1
+    seating = make_seating("balanced", request)
+    assert seating.notes[-1].startswith("repeat cost ")  # the version-1 wording
+    Round.objects.filter(pk=round_.pk).update(
+        request=old, generated=seating.to_dict(), input_digest=input_digest(request, "balanced")
+    )
+    assert request.to_dict() == old  # the digest of a stored request does not move
+    assert "the same seating" in _check(tournament, 1)

@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from league.seating import Entrant, PastRound, PastTable, PlayerId, Request, Seating, make_seating
+from league.seating import ALGORITHM, Entrant, PastRound, PastTable, PlayerId, Request, Seating, make_seating
 from league.seating.base import repeat_cost, table_sizes
 
 
@@ -48,8 +48,10 @@ def play(
     rounds: int,
     seed: str,
     params: Mapping[str, Any] | None = None,
+    algorithm: int = ALGORITHM,
 ) -> list[Seating]:
-    """``rounds`` rounds of ``method``, each seated with the rounds before as history."""
+    """``rounds`` rounds of ``method``, each seated with the rounds before as history;
+    a schedule a round returns is given back to the next (as the league does)."""
     played: list[Seating] = []
     for number in range(1, rounds + 1):
         request = Request(
@@ -61,6 +63,8 @@ def play(
             history=tuple(past(s, n) for n, s in enumerate(played, 1)),
             total_rounds=rounds,
             params=params or {},
+            algorithm=algorithm,
+            schedule=next((s.schedule for s in reversed(played) if s.schedule is not None), None),
         )
         played.append(make_seating(method, request))
     return played

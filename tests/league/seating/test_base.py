@@ -23,13 +23,15 @@ from league.seating import (
     SeatingError,
     Table,
     base,
+    designs,
     input_digest,
+    lookahead,
     make_seating,
-    round_robin,
     table_sizes,
     validate,
 )
 from league.seating.base import choose_byes, meetings, repeat_cost
+from league.seating.v1 import round_robin as v1_round_robin
 from tests.support.seating import entrants
 
 
@@ -153,7 +155,7 @@ def test_importing_seating_imports_no_framework() -> None:
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("module", [base, round_robin], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [base, v1_round_robin, designs, lookahead], ids=lambda m: m.__name__)
 def test_docstring_examples(module: ModuleType) -> None:
     # the suite's doctest collection covers engine/ only; the seating examples run here
     failed, tried = doctest.testmod(module)

@@ -3,6 +3,7 @@ advancing in bracket order, drop-outs, the multi-player final table."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -139,8 +140,12 @@ def test_drop_out_gives_the_opponent_a_bye_and_losers_sit_out() -> None:
     active = tuple(p for p in players if p.id in (101, 104))
     seating = make_seating("knockout", request_for(active, (past,)))
     assert seating.tables == ()
-    assert seating.byes == (101, 104)
+    # a knocked-out player is out, not on a bye (algorithm 1 listed them among the byes)
+    assert seating.byes == (101,)
+    assert seating.out == (104,)
     assert "out: S4 is no longer in the bracket" in seating.notes
+    old = make_seating("knockout", dataclasses.replace(request_for(active, (past,)), algorithm=1))
+    assert (old.byes, old.out) == ((101, 104), ())
 
 
 def test_first_dealer_alternates() -> None:
@@ -164,7 +169,8 @@ def test_multi_player_final_table() -> None:
     seating = make_seating("knockout", request)
     assert set(seating.tables[0].seats) == {3, 1, 2, 5}
     assert seating.tables[0].seats[0] == 3
-    assert seating.byes == (4, 6, 7, 8)
+    assert seating.byes == ()
+    assert seating.out == (4, 6, 7, 8)
     assert seating.notes[0] == "final table: the top 4 of the standings"
     assert "out: P4 (rank 5, not in the final)" in seating.notes
     default = make_seating("knockout", Request(players, 3, 5, 4, "cup", standings=standings))

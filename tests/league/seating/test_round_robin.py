@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league.seating import Request, SeatingError, make_seating, table_sizes
-from league.seating.balanced import pairs
-from league.seating.round_robin import berger, lower_bound, schedule_cost, social_golfer
+from league.seating.v1.balanced import pairs
+from league.seating.v1.round_robin import berger, lower_bound, schedule_cost, social_golfer
 from tests.support.seating import entrants, play, random_history, splits
 
 
@@ -68,8 +68,8 @@ def test_the_schedule_depends_on_the_seed_not_the_history() -> None:
 
 
 @pytest.mark.parametrize(("count", "size", "rounds"), [(16, 4, 5), (12, 3, 4), (13, 4, 4)])
-def test_multi_player_schedule_rows_and_byes(count: int, size: int, rounds: int) -> None:
-    played = play("round_robin", count, size, size, rounds=rounds, seed="golf")
+def test_multi_player_schedule_rows_and_byes_v1(count: int, size: int, rounds: int) -> None:
+    played = play("round_robin", count, size, size, rounds=rounds, seed="golf", algorithm=1)
     sizes, per_round = table_sizes(count, size, size)
     had: Counter[int] = Counter()
     for seating in played:
@@ -109,11 +109,11 @@ def test_lower_bound_by_counting(count: int, sizes: list[int], byes: int, rounds
     assert lower_bound(count, sizes, byes, rounds) == bound
 
 
-def test_multi_player_rounds_are_rows_of_one_schedule() -> None:
-    full = play("round_robin", 12, 4, 4, rounds=3, seed="rows")
-    alone = make_seating("round_robin", Request(entrants(12), 4, 4, 3, "rows", total_rounds=3))
+def test_multi_player_rounds_are_rows_of_one_schedule_v1() -> None:
+    full = play("round_robin", 12, 4, 4, rounds=3, seed="rows", algorithm=1)
+    alone = make_seating("round_robin", Request(entrants(12), 4, 4, 3, "rows", total_rounds=3, algorithm=1))
     assert alone == full[2]
-    other = make_seating("round_robin", Request(entrants(12), 4, 4, 3, "other", total_rounds=3))
+    other = make_seating("round_robin", Request(entrants(12), 4, 4, 3, "other", total_rounds=3, algorithm=1))
     assert other != alone
 
 
@@ -142,8 +142,8 @@ def test_rounds_come_from_params_and_must_be_whole() -> None:
     with pytest.raises(SeatingError) as caught:
         make_seating("round_robin", Request(entrants(8), 4, 4, 1, "s", params={"rounds": "two"}))
     assert (caught.value.code, caught.value.message) == (
-        "invalid_rounds",
-        "rounds 'two': need a whole number of at least 1",
+        "invalid_param",
+        "rounds 'two': need a whole number from 1 to 100",
     )
 
 

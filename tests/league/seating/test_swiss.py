@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -12,8 +13,8 @@ from hypothesis import strategies as st
 
 from league.seating import Entrant, PastRound, PastTable, Request, make_seating
 from league.seating.base import meetings, repeat_cost, table_sizes
-from league.seating.matching import best_pairing
 from league.seating.swiss import ranking_order
+from league.seating.v1.matching import best_pairing
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu"]
 
@@ -111,14 +112,19 @@ def test_bye_goes_to_lowest_ranked_without_one_and_rotates() -> None:
 
 
 def test_score_groups_and_floater_note() -> None:
-    # 1 and 2 met already: 1 takes 3, and 2 floats to 4 in the 1-point group
+    # 1 and 2 met already: one of the 2-point group floats down to 4. Algorithm 1: the top
+    # player takes the nearest fair opponent (1-3, then 2-4). Algorithm 2: the same sum
+    # of squared score differences and one pair across groups either way; the Dutch
+    # order within the group (2-3 are places 1 and 2 of three: 0 off) then gives 1-4.
     history = (PastRound(1, (PastTable((1, 2)), PastTable((3, 4)))),)
     points = {1: Fraction(2), 2: Fraction(2), 3: Fraction(2), 4: Fraction(1)}
     request = pair_request(4, history, (1, 2, 3, 4), points)
+    old = make_seating("swiss", dataclasses.replace(request, algorithm=1))
+    assert [set(t.seats) for t in old.tables] == [{1, 3}, {2, 4}]
+    assert old.tables[1].notes == ("Di pulled up from the 1-point group",)
     seating = make_seating("swiss", request)
-    pairs = [set(t.seats) for t in seating.tables]
-    assert pairs == [{1, 3}, {2, 4}]
-    assert seating.tables[1].notes == ("Di pulled up from the 1-point group",)
+    assert [set(t.seats) for t in seating.tables] == [{1, 4}, {2, 3}]
+    assert seating.tables[0].notes == ("Di pulled up from the 1-point group",)
 
 
 def test_unavoidable_rematch_is_noted() -> None:
@@ -172,7 +178,10 @@ def test_late_entrant_with_points_joins_its_group() -> None:
 def test_round_one_by_seed_else_seeded_draw() -> None:
     seeded = tuple(Entrant(n, f"P{n}", seed=7 - n) for n in range(1, 7))
     seating = make_seating("swiss", pair_request(6, players=seeded))
-    assert [set(t.seats) for t in seating.tables] == [{6, 5}, {4, 3}, {2, 1}]
+    # one score group of six in seed order 6, 5, 4, 3, 2, 1: top half against bottom half
+    assert [set(t.seats) for t in seating.tables] == [{6, 3}, {5, 2}, {4, 1}]
+    old = make_seating("swiss", dataclasses.replace(pair_request(6, players=seeded), algorithm=1))
+    assert [set(t.seats) for t in old.tables] == [{6, 5}, {4, 3}, {2, 1}]
     drawn = make_seating("swiss", pair_request(10))
     assert drawn == make_seating("swiss", pair_request(10))
     other = Request(entrants(10), 2, 2, 1, "another seed")
@@ -263,3 +272,16 @@ def test_best_pairing_edge_cases(count: int) -> None:
     pairs, repeats = best_pairing(count, lambda a, b: False, lambda a, rest: rest)
     assert repeats == count // 2
     assert sorted(p for pair in pairs for p in pair) == list(range(count))
+
+
+def test_multi_player_round_one_is_top_down_even_with_rounds_to_come() -> None:
+    """The Swiss round is planned alone: a known number of rounds does not make it give
+    up the standings order for rounds whose standings are not known yet."""
+    request = Request(entrants(16), 4, 4, 1, "s", standings=tuple(range(1, 17)), total_rounds=5)
+    seating = make_seating("swiss", request)
+    assert [sorted(t.seats) for t in seating.tables] == [
+        [1, 2, 3, 4],
+        [5, 6, 7, 8],
+        [9, 10, 11, 12],
+        [13, 14, 15, 16],
+    ]
