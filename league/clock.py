@@ -7,9 +7,12 @@ agree whatever their own clocks say. A page hands the seconds left (as of its re
 to the browser, which counts down from there until the next poll brings a fresh figure.
 
 Writes (:func:`start_round_clock`, :func:`stop_round_clock`, :func:`set_round_minutes`)
-lock the round's (or tournament's) row first (:mod:`league.locks`), so two directors
+lock the tournament's row, then the round's (:mod:`league.locks`), so two directors
 pressing at once start one clock; refusals are :class:`~league.services.LeagueError`
-with a stable code, and nothing is written then. Reads: :func:`round_clock` and
+with a stable code, and nothing is written then. A start or a stop touches the
+tournament's ``updated_at``, which the live pages' ETag reads
+(:func:`web.public_reads.live_marker`): their next poll fetches the new clock, and an
+unchanged poll still costs one query. Reads: :func:`round_clock` and
 :func:`tournament_clock`.
 """
 
@@ -131,8 +134,8 @@ def start_round_clock(round_: Round, by: Any, *, minutes: Any = None) -> Clock:
     clock runs (``clock_running``: stop it first; a double press starts nothing twice).
     A stopped clock starts again from the full length."""
     with transaction.atomic():
+        tournament = tournament_for_update(round_.tournament_id)
         locked = round_for_update(round_.pk)
-        tournament = locked.tournament
         if tournament.status == Tournament.Status.FINISHED:
             raise LeagueError("tournament_finished", "the tournament is finished; nothing can change", 409)
         if locked.status != Round.Status.PUBLISHED:
@@ -152,6 +155,7 @@ def start_round_clock(round_: Round, by: Any, *, minutes: Any = None) -> Clock:
         row.minutes, row.started_at, row.started_by = length, now, who
         row.stopped_at = row.stopped_by = None
         row.save()
+        tournament.save(update_fields=["updated_at"])  # the live pages' next poll shows it
     return _clock(row, locked.number, now)
 
 
@@ -159,6 +163,7 @@ def stop_round_clock(round_: Round, by: Any) -> Clock:
     """Stop the round's running clock (``clock_not_running`` if it is not); what was left
     stays shown."""
     with transaction.atomic():
+        tournament = tournament_for_update(round_.tournament_id)
         locked = round_for_update(round_.pk)
         row = RoundClock.objects.filter(round=locked).first()
         if row is None or row.stopped_at is not None:
@@ -167,6 +172,7 @@ def stop_round_clock(round_: Round, by: Any) -> Clock:
         row.stopped_at = now
         row.stopped_by = by if getattr(by, "is_authenticated", False) else None
         row.save(update_fields=["stopped_at", "stopped_by"])
+        tournament.save(update_fields=["updated_at"])
     return _clock(row, locked.number, now)
 
 

@@ -172,6 +172,8 @@ class StandingsTable:
     changed: int = 0
     # (heading, what it means) of each tiebreak column
     tiebreak_columns: list[tuple[str, str]] = field(default_factory=list)
+    # what the tiebreaks with no column mean (the seeded draw), for a printed legend
+    unshown_tiebreaks: list[str] = field(default_factory=list)
 
 
 def number(value: Any) -> Number:
@@ -196,10 +198,10 @@ def _ordinal_text(row: Mapping[str, Any]) -> str:
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
-    names = list(
+    every = list(
         Settings.from_mapping(settings_of(tournament), stored=True).tiebreaks
     )  # the preset's when none are set
-    names = [name for name in names if name not in HIDDEN_TIEBREAKS]
+    names = [name for name in every if name not in HIDDEN_TIEBREAKS]
     recorded_at = document["current_to"].get("recorded_at")
     return StandingsTable(
         timeline=document["timeline"],
@@ -208,6 +210,7 @@ def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
         recorded_at=parse_datetime(recorded_at) if recorded_at else None,
         tiebreak_names=names,
         tiebreak_columns=[(TIEBREAK_LABELS.get(name, name), REGISTRY[name].doc) for name in names],
+        unshown_tiebreaks=[REGISTRY[name].doc for name in every if name in HIDDEN_TIEBREAKS],
         rows=[
             Row(
                 rank=row["rank"],

@@ -37,6 +37,7 @@ from games.models import Game, Source
 from league import clock, limits, services
 from league.limits import LATE_FIELDS
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
+from league.results import finished_tournaments
 from league.seating import table_sizes
 from league.selectors import visible_tournaments
 from web.desk_forms import TournamentForm, initial_of, shown_default
@@ -117,6 +118,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "tournaments": tournaments,
             "players": club.players.order_by("name"),
             "is_director": is_director,
+            "finished": finished_tournaments(club),
         },
     )
 
