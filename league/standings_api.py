@@ -149,13 +149,12 @@ def registration_status(registration: Registration | None) -> str:
         if registration.dropped_after:
             return _("dropped after round %(round)s") % {"round": registration.dropped_after}
         return _("dropped")
-    return str(
-        {
-            Registration.Status.CHECKED_IN: _("checked in"),
-            Registration.Status.REGISTERED: _("registered"),
-            Registration.Status.WITHDRAWN: _("withdrawn"),
-        }.get(registration.status, registration.status)
-    )
+    words = {
+        Registration.Status.CHECKED_IN.value: _("checked in"),
+        Registration.Status.REGISTERED.value: _("registered"),
+        Registration.Status.WITHDRAWN.value: _("withdrawn"),
+    }
+    return words.get(str(registration.status), str(registration.status))
 
 
 class TournamentStandingsCsvView(ApiView):

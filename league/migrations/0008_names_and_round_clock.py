@@ -3,11 +3,13 @@
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 from league.names import name_key
 
 
-def fill_name_keys(apps, schema_editor):
+def fill_name_keys(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Every existing player's and tournament's search key (league.names.name_key)."""
     for model_name in ("Player", "Tournament"):
         model = apps.get_model("league", model_name)

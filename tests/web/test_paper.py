@@ -122,7 +122,8 @@ def test_the_standings_sheet_names_its_tiebreaks_and_shows_decimals(cup: Cup) ->
     assert "Standings" in words and "Final standings" not in words
     assert "Ties are broken by, in order:" in words
     assert "Wins — " in words and "then a draw reproducible from the tournament seed" in words
-    after = text(Client().get(f"/tournaments/{cup.tournament.pk}/print/standings?after_round=1").content.decode())
+    url = f"/tournaments/{cup.tournament.pk}/print/standings"
+    after = text(Client().get(f"{url}?after_round=1").content.decode())
     assert "Standings after round 1" in after
     bad = Client().get(f"/tournaments/{cup.tournament.pk}/print/standings?after_round=x")
     assert bad.status_code == 400 and "After round must be a round number" in text(bad.content.decode())
@@ -138,7 +139,9 @@ def test_a_closed_tournament_prints_its_final_standings(cup: Cup) -> None:
 
 
 @pytest.mark.parametrize("page", ["slips", "score-sheets"])
-def test_slips_and_score_sheets_are_the_staffs(cup: Cup, page: str, make_user: Any, scorekeeper: Client) -> None:
+def test_slips_and_score_sheets_are_the_staffs(
+    cup: Cup, page: str, make_user: Any, scorekeeper: Client
+) -> None:
     url = f"/tournaments/{cup.tournament.pk}/print/{page}"
     assert Client().get(url).status_code == 302  # to sign in
     stranger = Client()
@@ -202,7 +205,7 @@ def _modules_of(svg: str, border: int) -> set[tuple[int, int]]:
     [
         ("knock-rummy", ["pays 10 more to the winners", "count + 25", "The game is 10 hands."]),
         ("knock-rummy-hoyle", ["pays 10 to each player with a lower count", "ends when a total reaches 100"]),
-        ("knock-rami", ["no deadwood scores −10 instead", "At 100 or more a player is out", "out at 100"]),
+        ("knock-rami", ["no deadwood scores -10 instead", "At 100 or more a player is out", "out at 100"]),
         ("gin-rummy", ["Knock with 10 or less", "each hand won is a box worth 25", "Boxes (hands won)"]),
     ],
 )

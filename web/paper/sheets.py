@@ -3,7 +3,7 @@ set (``engine.RuleSet``), so a table playing a changed option prints its own val
 
 One row per hand; per player a count (deadwood) and a score column; the knocker; whether
 the hand was a rum or a gin; and the rules' reminders for the preset's scoring — the
-knocker's penalty and the rum bonus (settlement), the −10 for no deadwood and the line a
+knocker's penalty and the rum bonus (settlement), the -10 for no deadwood and the line a
 player is out at (knock-rami), the gin, undercut, game, line (box) and shutout bonuses
 (gin)."""
 
@@ -58,14 +58,15 @@ def _settlement(rs: engine.RuleSet) -> list[str]:
 
 def _cumulative(rs: engine.RuleSet) -> list[str]:
     lines = [
-        _("Each player adds their count to their score; no deadwood scores −%(bonus)s instead.")
+        _("Each player adds their count to their score; no deadwood scores -%(bonus)s instead.")
         % {"bonus": rs.zero_deadwood_bonus},
         _("At %(out)s or more a player is out.") % {"out": rs.elimination_score},
     ]
     if rs.reentry:
         lines.append(
             _(
-                "A player out may come back once, paying half the pool, with the highest score of those still in."
+                "A player out may come back once, paying half the pool, "
+                "with the highest score of those still in."
             )
         )
     lines.append(_("The last player in takes the pool."))
@@ -75,7 +76,8 @@ def _cumulative(rs: engine.RuleSet) -> list[str]:
 def _gin(rs: engine.RuleSet) -> list[str]:
     tie = _("a tie undercuts") if rs.undercut_on_tie else _("a tie scores 0")
     return [
-        _("Knock with %(most)s or less; the knocker scores the difference.") % {"most": rs.knock_max_deadwood},
+        _("Knock with %(most)s or less; the knocker scores the difference.")
+        % {"most": rs.knock_max_deadwood},
         _("Gin (no deadwood): the difference + %(bonus)s; never undercut.") % {"bonus": rs.gin_bonus},
         _("Undercut (a count lower than the knocker's; %(tie)s): the difference + %(bonus)s.")
         % {"tie": tie, "bonus": rs.undercut_bonus},

@@ -174,7 +174,9 @@ def table_link(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404("No such table.")
     round_ = table.round
     tournament = round_.tournament
-    recorder = has_role(request.user, tournament.club_id, Membership.Role.DIRECTOR, Membership.Role.SCOREKEEPER)
+    recorder = has_role(
+        request.user, tournament.club_id, Membership.Role.DIRECTOR, Membership.Role.SCOREKEEPER
+    )
     physical = tournament.mode == Tournament.Mode.PHYSICAL
     if recorder and physical:
         return redirect(reverse("table-record", args=[table.pk]))

@@ -1,4 +1,4 @@
-"""The projector view ``/tournaments/<id>/projector``: a page for a 1920×1080 screen
+"""The projector view ``/tournaments/<id>/projector``: a page for a 1920x1080 screen
 that needs no hand on it. It shows, in turn, the current round's tables by player name
 (alphabetical, in columns, as many screens as it takes), the round clock, then the
 standings (as many screens as it takes), each screen for a few seconds
@@ -32,7 +32,7 @@ from web import public_standings
 from web.public_reads import live_marker, public_tournament
 
 POLL_SECONDS = 5
-# What fits one 1920×1080 screen at the view's type (32 px, 28 px at the least): the
+# What fits one 1920x1080 screen at the view's type (32 px, 28 px at the least): the
 # browser test checks it at 64 players.
 NAMES_PER_COLUMN = 16
 COLUMNS = 2
