@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from league.models import Player, Round, Table, Tournament
+from league.names import name_key
 
 # Every tournament table's game starts with its first seat dealing (league.services
 # publishes each game with ``first_dealer=0``): the seat printed as dealing first.
@@ -69,7 +70,7 @@ class RoundTables:
             for seat in table.seats
             if seat.player_id is not None
         ]
-        return sorted(lines, key=lambda line: (line.name.casefold(), line.table, line.seat))
+        return sorted(lines, key=lambda line: (name_key(line.name), line.table, line.seat))
 
     @property
     def players(self) -> int:
@@ -110,7 +111,7 @@ def round_tables(round_: Round) -> RoundTables:
             )
             for table in tables
         ),
-        byes=tuple(sorted((names.get(pid, "") for pid in byes), key=str.casefold)),
+        byes=tuple(sorted((names.get(pid, "") for pid in byes), key=name_key)),
     )
 
 

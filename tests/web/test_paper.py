@@ -72,8 +72,8 @@ def test_the_pairings_by_player_are_alphabetical_with_table_and_seat(cup: Cup) -
     response = Client().get(f"/tournaments/{cup.tournament.pk}/print/pairings?round=1&by=player")
     assert response.status_code == 200
     rows = re.findall(
-        r"<tr><td>([^<]+?)(?: <span[^>]*>\(deals first\)</span>)?</td>"
-        r'<td class="num">(\d+)</td><td class="num">(\d+)</td></tr>',
+        r'<li><span class="name">([^<]+?)(?: <span[^>]*>\(deals first\)</span>)?</span> '
+        r'<span class="where">table (\d+), seat (\d+)</span></li>',
         response.content.decode(),
     )
     assert rows == [("Ann", "1", "1"), ("Bo", "1", "2"), ("Cy", "2", "2"), ("Di", "2", "1")]
