@@ -137,7 +137,8 @@ def test_the_projector_fits_1920x1080_at_64_players(
                   }).length;
                   return {
                     scroll: root.scrollWidth <= window.innerWidth && root.scrollHeight <= window.innerHeight,
-                    inside: screen.scrollHeight <= screen.clientHeight && screen.scrollWidth <= screen.clientWidth,
+                    inside: screen.scrollHeight <= screen.clientHeight
+                      && screen.scrollWidth <= screen.clientWidth,
                     clipped: clipped,
                   };
                 }"""
