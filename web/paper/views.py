@@ -135,16 +135,14 @@ def slips(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tables = round_tables(_round(request, tournament))
     except Refused as exc:
         return _refused(request, tournament, exc.message)
-    slips = []
+    cards = []
     for table in tables.tables:
         address = table_address(request, table.table_id)
         title = _("Table %(number)s: its page") % {"number": table.number}
-        slips.append({"table": table, "address": address, "qr": qr_svg(address, title)})
+        cards.append({"table": table, "address": address, "qr": qr_svg(address, title)})
     # four slips to a sheet: each sheet its own page
-    sheets = [slips[i : i + 4] for i in range(0, len(slips), 4)] if layout == "a4" else [[s] for s in slips]
-    return render(
-        request, "print/slips.html", _context(tournament, tables, layout=layout, sheets=sheets, slips=slips)
-    )
+    sheets = [cards[i : i + 4] for i in range(0, len(cards), 4)] if layout == "a4" else [[c] for c in cards]
+    return render(request, "print/slips.html", _context(tournament, tables, layout=layout, sheets=sheets))
 
 
 @login_required

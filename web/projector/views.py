@@ -98,7 +98,7 @@ def _etag(tournament_id: int) -> str:
 
 
 @require_safe
-def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def projector_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     etag = _etag(tournament.pk)
     context = screens(tournament) | {
@@ -128,6 +128,6 @@ def projector_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("tournaments/<int:tournament_id>/projector", projector, name="projector"),
+    path("tournaments/<int:tournament_id>/projector", projector_page, name="projector"),
     path("tournaments/<int:tournament_id>/projector/live", projector_live, name="projector-live"),
 ]

@@ -91,7 +91,8 @@ class Command(BaseCommand):
                 line("    closed: its final standings stay, and the club page lists its winner")
             else:
                 line(f"    the projector view:              {base}/tournaments/{tournament.pk}/projector")
-                line(f"    print the pairings:              {base}/tournaments/{tournament.pk}/print/pairings")
+                pairings = f"{base}/tournaments/{tournament.pk}/print/pairings"
+                line(f"    print the pairings:              {pairings}")
             live = live_table(tournament)
             if live is not None:
                 line(
