@@ -4,7 +4,8 @@ scorekeeper), a correction made by the director on a round-2 table once the roun
 complete (the wrong knocker undone, a penalty, the hand entered again: the standings'
 changes list and the public page's corrections show it), and round 3 in draft; and a
 gin-rummy Swiss of 8 with its first round played and the second published, its tables
-live for the scorekeeper's record page.
+live for the scorekeeper's record page and its round clock running; and a closed
+summer cup of four, the club's results (its winner on the club page, found by search).
 
 Seeding twice finds what the first run made (tournaments by slug, rounds by number,
 games by their table) and only does what is still missing."""
@@ -17,7 +18,7 @@ from typing import Any
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
-from league import projection, ratings, services
+from league import clock, projection, ratings, services
 from league.models import Club, Player, Registration, Round, Table, Tournament
 
 CUP_PLAYERS = (
@@ -48,6 +49,21 @@ SWISS = {
     "seed": "riverside-gin-2026",
 }
 
+SUMMER = {
+    "name": "Riverside Summer Cup",
+    "kind": "tournament",
+    "preset": "knock-rummy",
+    "options": {"hands": 1},
+    "mode": "physical",
+    "table_size": {"min": 4, "max": 4},
+    "seating": "balanced",
+    "rounds": 1,
+    "seed": "riverside-summer-2026",
+}
+SUMMER_PLAYERS = ("Esther", "Farid", "Greta", "Hiro")
+# The Swiss's round clock: long enough to be running while the demo is looked at.
+CLOCK_MINUTES = 90
+
 
 # The cup's correction: at round 2's table 2 the hand was entered with the wrong knocker.
 CORRECTED_ROUND, CORRECTED_TABLE = 2, 2
@@ -56,6 +72,11 @@ PENALTY = {"seat": 3, "points": "-5", "reason": "penalty: Chiara exposed a card 
 
 
 def seed_demo_tournaments(*, club: Club, director: Any, scorekeeper: Any) -> list[Tournament]:
+    summer = _tournament(club, director, SUMMER, SUMMER_PLAYERS)
+    _play(summer, director, scorekeeper, played=1, draft=False)
+    summer.refresh_from_db()  # its last round complete, it may have closed itself
+    if summer.status != Tournament.Status.FINISHED:
+        services.close_tournament(summer, director)
     cup = _tournament(club, director, CUP, CUP_PLAYERS)
     _play(
         cup,
@@ -67,13 +88,17 @@ def seed_demo_tournaments(*, club: Club, director: Any, scorekeeper: Any) -> lis
     )
     swiss = _tournament(club, director, SWISS, SWISS_PLAYERS)
     _play(swiss, director, scorekeeper, played=1, draft=False, published=True)
+    in_play = swiss.round_set.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    shown = clock.round_clock(in_play) if in_play is not None else None
+    if in_play is not None and (shown is None or not shown.ticking):
+        clock.start_round_clock(in_play, director, minutes=CLOCK_MINUTES)
     # The projections now, whether or not a worker runs the refresh tasks yet
     # (both are idempotent: with an eager or running worker this finds nothing new).
-    for tournament in (cup, swiss):
+    for tournament in (summer, cup, swiss):
         projection.refresh(tournament.pk)
     for family in ratings.FAMILIES:
         ratings.refresh(club.pk, family)
-    return [Tournament.objects.get(pk=cup.pk), Tournament.objects.get(pk=swiss.pk)]
+    return [Tournament.objects.get(pk=t.pk) for t in (cup, swiss, summer)]
 
 
 def corrected_table(tournament: Tournament) -> Table | None:

@@ -36,6 +36,11 @@ SEATING_PARAMS = {
 MAX_STAKE = 1_000_000
 STAKE_DENOMINATOR = 1000
 
+# The round clock (league.clock): a tournament's round length in minutes.
+ROUND_MINUTES_MIN = 5
+ROUND_MINUTES_MAX = 240
+ROUND_MINUTES_DEFAULT = 45
+
 # --- text ----------------------------------------------------------------------------------
 
 TOURNAMENT_NAME_LENGTH = 120
@@ -61,7 +66,8 @@ MAX_MIN_GAMES = 1000
 STANDINGS_FIELDS = ("scoring", "placement_points", "tiebreaks", "bye_points", "min_games")
 # The fields a tournament may still change once a round exists: none of them changes a
 # seating (the scoring fields rebuild the standings from the logs).
-LATE_FIELDS = frozenset({"name", "rounds", "status", *STANDINGS_FIELDS})
+# The round clock's length changes nothing seated either (league.clock sets it).
+LATE_FIELDS = frozenset({"name", "rounds", "status", "round_minutes", *STANDINGS_FIELDS})
 
 
 class OutOfLimits(ValueError):

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
 from league import limits
+from league.names import NAME_KEY_LENGTH, name_key
+
+
+class NamedModel(models.Model):
+    """A row with a ``name`` people search for: ``name_key`` (:func:`league.names.name_key`)
+    is stored beside it and kept by ``save``, so a search compares keys in an indexed
+    column instead of relying on a database's collation."""
+
+    name_key = models.CharField(max_length=NAME_KEY_LENGTH, editable=False, default="")
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(getattr(self, "name", ""))
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Club(models.Model):
@@ -20,7 +41,7 @@ class Club(models.Model):
         return self.name
 
 
-class Player(models.Model):
+class Player(NamedModel):
     """A person who plays; may or may not have a login (``user``)."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
@@ -33,6 +54,7 @@ class Player(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [models.UniqueConstraint(fields=["club", "name"], name="unique_player_name_per_club")]
+        indexes = [models.Index(fields=["club", "name_key"], name="player_club_name_key")]
 
     def __str__(self) -> str:
         return self.name
@@ -74,7 +96,7 @@ class ClubGame(models.Model):
         return f"{self.club} — game {self.game_id}"
 
 
-class Tournament(models.Model):
+class Tournament(NamedModel):
     """A one-day tournament with a fixed number of rounds, or a league season of club
     nights (each night a round with whoever checks in).
 
@@ -124,6 +146,8 @@ class Tournament(models.Model):
     tiebreaks = models.JSONField(default=list, blank=True)
     bye_points = models.CharField(max_length=32, blank=True, default="")
     min_games = models.PositiveSmallIntegerField(default=0)
+    # The round clock's length (league.clock); changeable at any time.
+    round_minutes = models.PositiveSmallIntegerField(default=limits.ROUND_MINUTES_DEFAULT)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -139,6 +163,7 @@ class Tournament(models.Model):
                 name="tournament_table_sizes",
             ),
         ]
+        indexes = [models.Index(fields=["club", "name_key"], name="tournament_club_name_key")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})"
@@ -236,6 +261,27 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} — table {self.number}"
+
+
+class RoundClock(models.Model):
+    """A round's clock (:mod:`league.clock`): started by a director for ``minutes``. What
+    is left is always computed from ``started_at``, the server's time, so every screen
+    shows the same time whatever its own clock says; ``stopped_at`` is set when a
+    director stops it (a start after that begins it again)."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="clock")
+    minutes = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    stopped_at = models.DateTimeField(null=True, blank=True)
+    stopped_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"clock of {self.round}: {self.minutes} min from {self.started_at:%H:%M}"
 
 
 class TableSeat(models.Model):

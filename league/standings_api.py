@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
@@ -18,7 +19,8 @@ from rest_framework.response import Response
 from config.api_errors import ApiError
 from games.views import ApiView, error_responses
 from league.api import tournament_or_404
-from league.models import Tournament
+from league.figures import HIDDEN_TIEBREAKS, decimal_text
+from league.models import Registration, Tournament
 from league.projection import (
     CORRECTED,
     RECORDED,
@@ -56,9 +58,9 @@ PARAMETERS = [
 ]
 
 
-def _params(request: Request) -> dict[str, Any]:
+def _params(request: Request, *, also: frozenset[str] = frozenset()) -> dict[str, Any]:
     query = request.query_params
-    unknown = sorted(set(query) - {"after_round", "timeline", "at"})
+    unknown = sorted(set(query) - {"after_round", "timeline", "at"} - also)
     if unknown:
         raise ApiError("unknown_parameter", f"unknown query parameter(s): {', '.join(unknown)}")
     after_round: int | None = None
@@ -99,9 +101,11 @@ def _moment(raw: str) -> Moment:
     return Moment(time=when)
 
 
-def _document(tournament: Tournament, request: Request) -> dict[str, Any]:
+def _document(
+    tournament: Tournament, request: Request, *, also: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     try:
-        return read_standings(tournament, **_params(request))
+        return read_standings(tournament, **_params(request, also=also))
     except StandingsQueryError as exc:
         raise ApiError(exc.code, str(exc)) from exc
     except StandingsError as exc:
@@ -121,12 +125,44 @@ class TournamentStandingsView(ApiView):
         return Response(_document(tournament_or_404(tournament_id, request.user), request))
 
 
+# The CSV's two forms (docs/standings.md): ``decimal=point`` (the default: commas between
+# cells, a point in numbers) and ``decimal=comma`` (semicolons between cells, a comma in
+# numbers: what a French-language spreadsheet opens as numbers).
+CSV_FORMS = {"point": (",", "."), "comma": (";", ",")}
+CSV_PARAMETERS = [
+    *PARAMETERS,
+    OpenApiParameter(
+        "decimal",
+        {"type": "string", "enum": list(CSV_FORMS)},
+        OpenApiParameter.QUERY,
+        description="point (default): comma-separated, decimal points; "
+        "comma: semicolon-separated, decimal commas (French spreadsheets)",
+    ),
+]
+
+
+def registration_status(registration: Registration | None) -> str:
+    """A player's registration as the CSV's status column says it."""
+    if registration is None:
+        return ""
+    if registration.status == Registration.Status.DROPPED:
+        if registration.dropped_after:
+            return _("dropped after round %(round)s") % {"round": registration.dropped_after}
+        return _("dropped")
+    words = {
+        Registration.Status.CHECKED_IN.value: _("checked in"),
+        Registration.Status.REGISTERED.value: _("registered"),
+        Registration.Status.WITHDRAWN.value: _("withdrawn"),
+    }
+    return words.get(str(registration.status), str(registration.status))
+
+
 class TournamentStandingsCsvView(ApiView):
     permission_classes: list[Any] = []
 
     @extend_schema(
         operation_id="tournaments_standings_csv",
-        parameters=PARAMETERS,
+        parameters=CSV_PARAMETERS,
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="One row per player"),
             **error_responses(400, 404),
@@ -135,15 +171,34 @@ class TournamentStandingsCsvView(ApiView):
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         tournament = tournament_or_404(tournament_id, request.user)
-        document = _document(tournament, request)
-        tiebreaks: list[str] = list(document["rows"][0]["tiebreaks"]) if document["rows"] else []
+        form = request.query_params.get("decimal", "point")
+        if form not in CSV_FORMS:
+            raise ApiError("invalid_decimal", f"decimal is point or comma, not {form[:40]!r}")
+        separator, point = CSV_FORMS[form]
+        document = _document(tournament, request, also=frozenset({"decimal"}))
+        tiebreaks: list[str] = [
+            name
+            for name in (document["rows"][0]["tiebreaks"] if document["rows"] else [])
+            if name not in HIDDEN_TIEBREAKS
+        ]
+        registrations = {
+            r.player_id: r
+            for r in Registration.objects.filter(tournament=tournament).only(
+                "player_id", "status", "dropped_after"
+            )
+        }
+
+        def number(value: Any) -> str:
+            return "" if value is None else decimal_text(value, point=point)
+
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv.writer(out, delimiter=separator, lineterminator="\n")
         writer.writerow(
             [
                 "rank",
                 "player_id",
                 "player",
+                "status",
                 "points",
                 "played",
                 "byes",
@@ -161,19 +216,23 @@ class TournamentStandingsCsvView(ApiView):
                     "" if row["rank"] is None else row["rank"],
                     row["player"]["id"],
                     _cell(row["player"]["name"]),
-                    row["points"],
+                    registration_status(registrations.get(row["player"]["id"])),
+                    number(row["points"]),
                     row["played"],
                     row["byes"],
                     row["abandoned"],
                     row["replaced"],
                     row["in_play"],
                     "yes" if row["qualified"] else "no",
-                    _ordinal(row["rating"]["ordinal"]),
-                    *["" if row["tiebreaks"].get(t) is None else row["tiebreaks"][t] for t in tiebreaks],
+                    _ordinal(row["rating"]["ordinal"]).replace(".", point),
+                    *[number(row["tiebreaks"].get(t)) for t in tiebreaks],
                 ]
             )
+        suffix = "" if form == "point" else "-decimal-comma"
         response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-standings.csv"'
+        response["Content-Disposition"] = (
+            f'attachment; filename="tournament-{tournament.pk}-standings{suffix}.csv"'
+        )
         response["X-Current-To-Position"] = str(document["current_to"]["position"])
         return response
 

@@ -9,6 +9,8 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 
 import engine
 from engine.bots import BOTS
@@ -163,6 +165,15 @@ class TournamentForm(forms.Form):
     bye_points = forms.CharField(
         label="Points for a bye", required=False, max_length=limits.POINTS_TEXT_LENGTH,
         help_text=f"Empty: an average game. {POINTS_RANGE}",
+    )  # fmt: skip
+    # The round clock's length (league.clock): it changes nothing seated, so it may
+    # change at any time; saved by league.clock.set_round_minutes, not with the settings.
+    round_minutes = forms.IntegerField(
+        label=gettext_lazy("Round length (minutes)"),
+        min_value=limits.ROUND_MINUTES_MIN, max_value=limits.ROUND_MINUTES_MAX,
+        initial=limits.ROUND_MINUTES_DEFAULT, required=False,
+        help_text=lazy(lambda: gettext("The round clock's length: from %(low)s to %(high)s minutes.") % {
+            "low": limits.ROUND_MINUTES_MIN, "high": limits.ROUND_MINUTES_MAX}, str)(),
     )  # fmt: skip
     min_games = forms.IntegerField(
         label="Games to qualify", min_value=0, max_value=limits.MAX_MIN_GAMES, required=False, initial=0,
@@ -406,6 +417,7 @@ def initial_of(tournament: Tournament) -> dict[str, Any]:
         "tiebreaks": ", ".join(tournament.tiebreaks),
         "bye_points": tournament.bye_points,
         "min_games": tournament.min_games,
+        "round_minutes": tournament.round_minutes,
     }
     for name, value in tournament.options.items():
         initial[OPTION_PREFIX + name] = deal_text(value) if name == "cards_dealt" else value

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from league.figures import HIDDEN_TIEBREAKS, rounded
 from league.models import Player, RatingEntry, Round, Tournament
 from league.projection import (
     CORRECTED,
@@ -30,10 +32,8 @@ from league.selectors import player_ratings
 from league.standings import REGISTRY, Settings
 from web.public_reads import PUBLIC_ROUND_STATUSES
 from web.rating_chart import Point, Series
-from web.words import score_text
 
 LEADERS = 3
-HIDDEN_TIEBREAKS = frozenset({"random"})
 TIEBREAK_LABELS = {
     "points": "Pts",
     "wins": "Wins",
@@ -130,18 +130,34 @@ def round_numbers(tournament: Tournament) -> list[int]:
     )
 
 
+@dataclass(frozen=True)
+class Number:
+    """A figure as people read it — ``shown``, a decimal of at most two places that the
+    template formats for the reader's locale — and ``exact``, the stored value ("249/5"),
+    given on hover when it differs."""
+
+    shown: Decimal | str
+    exact: str = ""
+
+    def __str__(self) -> str:
+        return str(self.shown)
+
+    def __bool__(self) -> bool:
+        return self.shown != ""
+
+
 @dataclass
 class Row:
     rank: int | None
     player_id: int
     name: str
-    points: str
+    points: Number
     played: int
-    tiebreaks: list[str]
+    tiebreaks: list[Number]
     ordinal: str
     changed: bool = False
     other_rank: int | None = None
-    other_points: str = ""
+    other_points: Number | str = ""
 
 
 @dataclass
@@ -156,19 +172,23 @@ class StandingsTable:
     changed: int = 0
     # (heading, what it means) of each tiebreak column
     tiebreak_columns: list[tuple[str, str]] = field(default_factory=list)
+    # what the tiebreaks with no column mean (the seeded draw), for a printed legend
+    unshown_tiebreaks: list[str] = field(default_factory=list)
 
 
-def _fraction_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        try:
-            return score_text(Fraction(value))
-        except (ValueError, ZeroDivisionError):
-            return value
+def number(value: Any) -> Number:
+    """A stored figure (an exact fraction's text, an int, a float) for people: rounded to
+    at most two places (league.decimals), the exact value kept beside it when it differs."""
+    if value is None or value == "":
+        return Number("")
     if isinstance(value, float):
-        return f"{value:.2f}"
-    return str(value)
+        return Number(rounded(Fraction(value).limit_denominator(10**6)), f"{value:g}")
+    try:
+        exact = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        return Number(str(value))
+    shown = rounded(exact)
+    return Number(shown, "" if Fraction(shown) == exact else str(exact))
 
 
 def _ordinal_text(row: Mapping[str, Any]) -> str:
@@ -178,11 +198,10 @@ def _ordinal_text(row: Mapping[str, Any]) -> str:
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
-    names = list(
+    every = list(
         Settings.from_mapping(settings_of(tournament), stored=True).tiebreaks
     )  # the preset's when none are set
-    # The seeded draw orders players nothing else separates; its number means nothing to a reader.
-    names = [name for name in names if name not in HIDDEN_TIEBREAKS]
+    names = [name for name in every if name not in HIDDEN_TIEBREAKS]
     recorded_at = document["current_to"].get("recorded_at")
     return StandingsTable(
         timeline=document["timeline"],
@@ -191,14 +210,15 @@ def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
         recorded_at=parse_datetime(recorded_at) if recorded_at else None,
         tiebreak_names=names,
         tiebreak_columns=[(TIEBREAK_LABELS.get(name, name), REGISTRY[name].doc) for name in names],
+        unshown_tiebreaks=[REGISTRY[name].doc for name in every if name in HIDDEN_TIEBREAKS],
         rows=[
             Row(
                 rank=row["rank"],
                 player_id=row["player"]["id"],
                 name=row["player"]["name"],
-                points=_fraction_text(row["points"]),
+                points=number(row["points"]),
                 played=row["played"],
-                tiebreaks=[_fraction_text(row.get("tiebreaks", {}).get(name)) for name in names],
+                tiebreaks=[number(row.get("tiebreaks", {}).get(name)) for name in names],
                 ordinal=_ordinal_text(row),
             )
             for row in document["rows"]
@@ -239,7 +259,18 @@ def corrections(tournament: Tournament) -> list[dict[str, Any]]:
     """The corrections that changed standings already shown, newest first, each with its
     time as a ``datetime`` (``when``) for the page to format."""
     return [
-        {**change, "when": parse_datetime(change["recorded_at"])}
+        {
+            **change,
+            "when": parse_datetime(change["recorded_at"]),
+            "rows": [
+                {
+                    **row,
+                    "points_before": number(row["points_before"]),
+                    "points_after": number(row["points_after"]),
+                }
+                for row in change["rows"]
+            ],
+        }
         for change in reversed(standings_changes(tournament))
     ]
 
@@ -259,6 +290,7 @@ def rating_series(player: Player) -> list[Series]:
 
 
 __all__ = [
+    "Number",
     "Query",
     "Row",
     "StandingsTable",
@@ -266,6 +298,7 @@ __all__ = [
     "corrections",
     "leaders",
     "live",
+    "number",
     "parse_query",
     "rating_series",
     "round_numbers",

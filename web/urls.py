@@ -12,4 +12,7 @@ urlpatterns = [
     path("", include("web.views.public")),
     path("", include("web.views.record")),
     path("", include("web.views.desk")),
+    path("", include("web.views.results")),
+    path("", include("web.paper.views")),
+    path("", include("web.projector.views")),
 ]

@@ -111,8 +111,9 @@ def test_seed_demo_points_at_the_pages_and_names_the_logins(capsys: pytest.Captu
             assert client.login(username=user, password="demo-pass-123")
         assert client.get(url).status_code == 200, (url, user)
         visited.append(url)
-    # home, 2 tournament pages and desks, a record page, 3 games, a play page, a player
-    assert len(visited) == 11, visited
+    # home, 3 tournament pages and desks, the 2 running ones' projector and pairings, a
+    # record page, the club's results, 3 games, a play page, a player
+    assert len(visited) == 18, visited
 
 
 @pytest.mark.django_db

@@ -128,3 +128,20 @@ def test_the_demo_cup_archive_verifies(tmp_path: Any) -> None:
     out = StringIO()
     call_command("verify_archive", str(path), stdout=out)
     assert out.getvalue().startswith("OK: 3 round(s) seated again identically, 6 game log(s) audited")
+
+
+def test_the_demo_shows_results_that_stay_and_a_running_clock(client: Client) -> None:
+    from league import clock
+
+    call_command("seed_demo", password="demo-pass-123", stdout=StringIO())
+    summer = Tournament.objects.get(name="Riverside Summer Cup")
+    assert summer.status == Tournament.Status.FINISHED
+    club_page = client.get(f"/clubs/{summer.club.slug}/").content.decode()
+    assert "Riverside Summer Cup</a>" in club_page.split('id="results"')[1] and "Winner" in club_page
+    swiss = Tournament.objects.get(name="Riverside Gin Swiss")
+    shown = clock.tournament_clock(swiss)
+    assert shown is not None and shown.state == clock.RUNNING and shown.round_number == 2
+    assert "round-clock" in client.get(f"/tournaments/{swiss.pk}/projector").content.decode()
+    call_command("seed_demo", password="demo-pass-123", stdout=StringIO())  # again: the same clock
+    again = clock.tournament_clock(swiss)
+    assert again is not None and again.started_at == shown.started_at

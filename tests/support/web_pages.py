@@ -77,6 +77,25 @@ PAGES: list[tuple[str, UrlBuilder]] = [
         ],
     ),
     (
+        "print pages",
+        lambda c: [
+            f"/tournaments/{c.s.tournament_id}/print/{page}"
+            for page in (
+                "pairings",
+                "pairings?by=player",
+                "standings",
+                "standings?after_round=1",
+                "slips",
+                "slips?layout=a6",
+                "score-sheets",
+            )
+        ],
+    ),
+    # (its live part has no control or link for the accessibility audit; the page holds it)
+    ("projector", lambda c: [f"/tournaments/{c.s.tournament_id}/projector"]),
+    ("table link", lambda c: [f"/t/{c.s.table_id}"]),
+    ("club search", lambda c: [f"/clubs/{c.s.club_slug}/search?q=a"]),
+    (
         "record pages",
         lambda c: [
             f"/tables/{c.s.table_id}/record",

@@ -95,6 +95,8 @@ class Pair:
 
 
 S, D, G, P, R = "site.css", "desk.css", "games.css", "public.css", "record.css"
+PR, PJ = "print.css", "projector.css"
+PRINTED: Ref = (S, "html body", "background")  # any page printed (site.css's @media print)
 PAPER: Ref = (S, "body", "background")
 WHITE_BOX: Ref = (P, ".table-card", "background")
 INK: Ref = (S, "body", "color")
@@ -203,6 +205,27 @@ PAIRS = [
     Pair("undone entry", (R, ".entries-list li.undone", "color"), PAPER),
     Pair("undo link", (R, "a.button.danger", "color"), (S, "button", "background")),
     Pair("confirm box", INK, (R, ".confirm", "background")),
+    # public.css: the round clock
+    Pair("clock box", INK, (P, ".round-clock", "background")),
+    # site.css @media print: any page printed
+    Pair("printed ink", (S, "html body", "color"), PRINTED),
+    Pair("printed links", (S, "html body a", "color"), PRINTED),
+    Pair("printed muted text", (S, "html body .muted", "color"), PRINTED),
+    Pair("printed header", (S, "html .site-header", "color"), (S, "html .site-header", "background")),
+    Pair("printed badge", (S, "html body .badge", "color"), (S, "html body .badge", "background")),
+    Pair("printed changed row", (S, "html body", "color"), (S, "html body tr.changed", "background")),
+    Pair("printed table card", (S, "html body", "color"), (S, "html body .table-card", "background")),
+    # print.css: the print pages
+    Pair("print sheet", (PR, "body", "color"), (PR, "main", "background")),
+    Pair("print bar link", (PR, ".print-bar a", "color"), (PR, "body", "background")),
+    Pair("print bar button", (PR, "body", "color"), (PR, ".print-bar button", "background")),
+    # projector.css
+    Pair("projector text", (PJ, "body.projector", "color"), (PJ, "body.projector", "background")),
+    Pair(
+        "projector striped row",
+        (PJ, "body.projector", "color"),
+        (PJ, ".projector table.names tbody tr:nth-child(odd)", "background"),
+    ),
 ]
 
 # Backgrounds under no text of their own colour pair (each with why).
@@ -215,6 +238,7 @@ NOT_UNDER_TEXT = {
     (D, ".table-card"): "white: in the pairs through the desk's notes and links",
     (D, ".seat"): "in the pairs",
     (P, ".table-card"): "in the pairs",
+    (PR, "svg.qr"): "a QR code's white ground: no text",
 }
 
 

@@ -88,7 +88,7 @@ def test_the_audit_reaches_every_page(scene: Scene) -> None:
     """The pages are rendered, not refused: the director and the seated player get them."""
     barred = {  # what each may not open: a player runs no desk, a director plays no seat
         "director": ("/play",),
-        "ann": ("/desk", "/record", "/edit", "/tournaments/new"),
+        "ann": ("/desk", "/record", "/edit", "/tournaments/new", "/print/slips", "/print/score-sheets"),
     }
     for username, closed in barred.items():
         client = Client()
@@ -102,6 +102,7 @@ def test_the_audit_reaches_every_page(scene: Scene) -> None:
                 refused = any(path.endswith(part) or f"{part}/" in path for part in closed)
                 # a tournament table's game is recorded on the table's page: sent there
                 moved = path.startswith("/games/") and "/record" in path
+                moved |= path.startswith("/t/")  # the per-table link sends each to their page
                 expected = 302 if moved else 403 if refused else 200
                 assert response.status_code == expected, (username, name, url)
 
@@ -147,6 +148,13 @@ class Recorded:
             f"/tables/{table}/record/preview?seat=0&cards=AS",
             f"/games/{game}/record",
             f"/games/{game}/record/undo",
+            f"/tournaments/{tournament}/print/pairings",
+            f"/tournaments/{tournament}/print/standings",
+            f"/tournaments/{tournament}/print/slips",
+            f"/tournaments/{tournament}/print/score-sheets",
+            f"/tournaments/{tournament}/projector",
+            f"/tournaments/{tournament}/projector/live",
+            f"/t/{table}",
         ]
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -33,9 +34,10 @@ from games import services as game_services
 from games import store
 from games.access import access_for, authorize_command
 from games.models import Game, Source
-from league import limits, services
+from league import clock, limits, services
 from league.limits import LATE_FIELDS
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
+from league.results import finished_tournaments
 from league.seating import table_sizes
 from league.selectors import visible_tournaments
 from web.desk_forms import TournamentForm, initial_of, shown_default
@@ -116,6 +118,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "tournaments": tournaments,
             "players": club.players.order_by("name"),
             "is_director": is_director,
+            "finished": finished_tournaments(club),
         },
     )
 
@@ -145,7 +148,10 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
 
         def create() -> Outcome:
-            tournament = services.create_tournament(club, form.service_data(), request.user)
+            with transaction.atomic():
+                tournament = services.create_tournament(club, form.service_data(), request.user)
+                if form.cleaned_data.get("round_minutes") is not None:
+                    clock.set_round_minutes(tournament, form.cleaned_data["round_minutes"], request.user)
             return Outcome(
                 desk_url(tournament), f"Tournament “{tournament.name}” created. Register its players."
             )
@@ -188,9 +194,15 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if locked:
             changes = {k: v for k, v in changes.items() if k in LATE_FIELDS}
 
+        minutes = form.cleaned_data.get("round_minutes") or tournament.round_minutes
+
         def update() -> Outcome:
-            if changes:
-                services.update_tournament(tournament, changes, request.user)
+            if changes or minutes != tournament.round_minutes:
+                with transaction.atomic():
+                    if changes:
+                        services.update_tournament(tournament, changes, request.user)
+                    if minutes != tournament.round_minutes:
+                        clock.set_round_minutes(tournament, minutes, request.user)
                 return Outcome(desk_url(tournament), "Settings saved.")
             return Outcome(desk_url(tournament), "Nothing was changed.")
 

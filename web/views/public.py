@@ -25,7 +25,8 @@ from django.views.decorators.http import require_safe
 
 from engine.rules import PRESETS
 from games.selectors import recent_games
-from league.models import Player
+from league.clock import tournament_clock
+from league.models import Player, Tournament
 from league.selectors import clubs_with_player_counts
 from web import public_standings
 from web.public_reads import (
@@ -66,10 +67,14 @@ def _tournament_or_404(tournament_id: int) -> Any:
 def _live_context(tournament: Any, etag: str) -> dict[str, Any]:
     """What the live part shows; ``etag`` is read before it, so a change landing in
     between makes the next poll fetch the part again (never the other way round)."""
+    finished = tournament.status == Tournament.Status.FINISHED
     return {
         "tournament": tournament,
         "rounds": tournament_rounds(tournament),
         "standings": public_standings.live(tournament),
+        # a closed tournament stays as it closed: its final standings, no clock, no polling
+        "final": finished,
+        "clock": None if finished else tournament_clock(tournament),
         "poll_seconds": POLL_SECONDS,
         "live_headers": json.dumps({"If-None-Match": etag}),
     }

@@ -87,6 +87,12 @@ class Command(BaseCommand):
             line(f"  {tournament.name} ({tournament.preset}, {tournament.seating}; rounds: {rounds})")
             line(f"    standings, tables, corrections:  {base}/tournaments/{tournament.pk}/")
             line(f"    the director's desk:             {base}/tournaments/{tournament.pk}/desk  (director)")
+            if tournament.status == Tournament.Status.FINISHED:
+                line("    closed: its final standings stay, and the club page lists its winner")
+            else:
+                line(f"    the projector view:              {base}/tournaments/{tournament.pk}/projector")
+                pairings = f"{base}/tournaments/{tournament.pk}/print/pairings"
+                line(f"    print the pairings:              {pairings}")
             live = live_table(tournament)
             if live is not None:
                 line(
@@ -98,6 +104,7 @@ class Command(BaseCommand):
             line(f"  Game {game.pk} ({game.mode}, {game.status}: {names}):  {base}/games/{game.pk}/")
             if game.mode == "digital" and game.status == "playing":
                 line(f"    play Alice's turn:               {base}/games/{game.pk}/play  (alice)")
+        line(f"  The club's results and search:    {base}/clubs/{club.slug}/")
         alice = Player.objects.filter(club=club, name="Alice").first()
         if alice is not None:
             line(f"  A player's results and rating:    {base}/players/{alice.pk}/")

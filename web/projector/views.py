@@ -1,0 +1,133 @@
+"""The projector view ``/tournaments/<id>/projector``: a page for a 1920x1080 screen
+that needs no hand on it. It shows, in turn, the current round's tables by player name
+(alphabetical, in columns, as many screens as it takes), the round clock, then the
+standings (as many screens as it takes), each screen for a few seconds
+(``js/projector.js``). Screens are cut here, on the server, to sizes that fit the
+screen at its large type, so nothing ever scrolls or overflows.
+
+It updates itself as the public tournament page does: its live part polls
+``/tournaments/<id>/projector/live`` with the ETag it was drawn with
+(:func:`web.public_reads.live_marker`, which a clock's start or stop changes too); an
+unchanged poll is a 304 after one query. A finished tournament's view shows its final
+standings and polls no more.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import quote_etag
+from django.views.decorators.http import require_safe
+
+from league.clock import tournament_clock
+from league.models import Tournament
+from league.tables import PlayerLine, round_tables, shown_round
+from web import public_standings
+from web.public_reads import live_marker, public_tournament
+
+POLL_SECONDS = 5
+# What fits one 1920x1080 screen at the view's type (32 px, 28 px at the least): the
+# browser test checks it at 64 players.
+NAMES_PER_COLUMN = 16
+COLUMNS = 2
+STANDINGS_PER_SCREEN = 16
+# How long each screen stays up, in seconds.
+SECONDS = {"tables": 15, "clock": 8, "standings": 12}
+
+
+@dataclass(frozen=True)
+class Screen:
+    kind: str  # tables, clock or standings
+    seconds: int
+    page: int = 1
+    pages: int = 1
+    columns: tuple[tuple[PlayerLine, ...], ...] = ()
+    rows: tuple[public_standings.Row, ...] = ()
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)] or [[]]
+
+
+def screens(tournament: Tournament) -> dict[str, Any]:
+    """Everything the view shows, cut into screens."""
+    finished = tournament.status == Tournament.Status.FINISHED
+    round_ = None if finished else shown_round(tournament)
+    tables = round_tables(round_) if round_ is not None else None
+    clock = None if finished else tournament_clock(tournament)
+    standings = public_standings.live(tournament)
+    shown: list[Screen] = []
+    if tables is not None and tables.tables:
+        pages = _chunks(tables.by_player(), NAMES_PER_COLUMN * COLUMNS)
+        for number, lines in enumerate(pages, 1):
+            columns = tuple(tuple(c) for c in _chunks(lines, NAMES_PER_COLUMN) if c)
+            shown.append(Screen("tables", SECONDS["tables"], number, len(pages), columns=columns))
+    if clock is not None:
+        shown.append(Screen("clock", SECONDS["clock"]))
+    pages = _chunks(standings.rows, STANDINGS_PER_SCREEN)
+    for number, rows in enumerate(pages, 1):
+        shown.append(Screen("standings", SECONDS["standings"], number, len(pages), rows=tuple(rows)))
+    return {
+        "tournament": tournament,
+        "round": tables,
+        "clock": clock,
+        "standings": standings,
+        "screens": shown,
+        "finished": finished,
+    }
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    tournament = public_tournament(tournament_id)
+    if tournament is None:
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def _etag(tournament_id: int) -> str:
+    marker = live_marker(tournament_id)
+    if marker is None:
+        raise Http404("No such tournament.")
+    return quote_etag(marker)
+
+
+@require_safe
+def projector_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    etag = _etag(tournament.pk)
+    context = screens(tournament) | {
+        "poll_seconds": POLL_SECONDS,
+        "live_headers": json.dumps({"If-None-Match": etag}),
+    }
+    return render(request, "projector/page.html", context)
+
+
+@require_safe
+def projector_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The view's live part: what it polls (a 304 when nothing changed)."""
+    etag = _etag(tournament_id)
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        unchanged["ETag"] = etag
+        return unchanged
+    tournament = _tournament(tournament_id)
+    context = screens(tournament) | {
+        "poll_seconds": POLL_SECONDS,
+        "live_headers": json.dumps({"If-None-Match": etag}),
+    }
+    response = render(request, "projector/_live.html", context)
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+urlpatterns = [
+    path("tournaments/<int:tournament_id>/projector", projector_page, name="projector"),
+    path("tournaments/<int:tournament_id>/projector/live", projector_live, name="projector-live"),
+]
