@@ -36,7 +36,6 @@ from games.models import Game, Source
 from league import limits, services
 from league.limits import LATE_FIELDS
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
-from league.seating import table_sizes
 from league.selectors import visible_tournaments
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import BadField, posted_key, posted_text, posted_whole
@@ -480,27 +479,13 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
         for blocker in services.round_blockers(tournament):
             if not (blocker.overridable and reason):
                 raise ApiError(blocker.code, blocker.advice, blocker.status)
-        manual = manual_start(tournament) if tournament.seating == "manual" else None
+        manual = services.manual_start(tournament)  # None unless the director seats by hand
         round_ = services.generate_round(tournament, request.user, force_reason=reason, manual=manual)
         sizes = "+".join(str(t.seats.count()) for t in round_.tables.order_by("number"))
         byes = f", {len(round_.byes)} bye{'s' if len(round_.byes) != 1 else ''}" if round_.byes else ""
         return Outcome(back, f"Round {round_.number} generated as a draft: tables of {sizes}{byes}.")
 
     return _act(request, "generate", make, back)
-
-
-def manual_start(tournament: Tournament) -> dict[str, list[Any]]:
-    """A manual tournament's starting seating for the desk: the checked-in players in
-    registration order, at tables of the tournament's sizes (the rest sit out); the
-    director then swaps and moves them as they want before publishing."""
-    number = tournament.round_set.count() + 1
-    active = [r.player_id for r in services.active_registrations(tournament, number)]
-    sizes, _ = table_sizes(len(active), services.smallest_table(tournament), tournament.table_max)
-    tables, start = [], 0
-    for size in sizes:
-        tables.append(active[start : start + size])
-        start += size
-    return {"tables": tables, "byes": active[start:]}
 
 
 def _draft(tournament: Tournament, number: int) -> Round:

@@ -1,0 +1,88 @@
+"""What a round's seating is computed from, read from the rows: the rounds before it
+as the seating sees them, the standings Swiss and knockout seat by, and the whole
+:class:`~league.seating.Request`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+import engine
+from games import selectors as game_selectors
+from league import projection
+from league.models import Round, Table, Tournament
+from league.seating import Entrant, PastRound, PastTable, PlayerId, Request
+from league.services.registrations import active_registrations
+from league.services.tournaments import smallest_table
+
+
+def _game_results(rounds: Iterable[Round]) -> dict[int, engine.MatchResult]:
+    ids = [t.game_id for r in rounds for t in r.tables.all() if t.game_id is not None]
+    return game_selectors.match_results(ids)
+
+
+def _seat_players(table: Table) -> list[PlayerId | None]:
+    return [s.player_id for s in table.seats.all()]
+
+
+def seating_standings(
+    tournament: Tournament, before: int
+) -> tuple[tuple[PlayerId, ...], dict[PlayerId, Fraction]]:
+    """The standings Swiss and knockout seat round ``before`` by: the standings projection
+    (``league.projection``, docs/standings.md) over the rounds before it, scored by the
+    tournament's scheme and ordered by its tiebreaks, best first, with each player's
+    points. Players with no result yet are not listed (the seating ranks them last)."""
+    projection.refresh(tournament.pk)
+    rows = projection.read_standings(tournament, after_round=before - 1, ratings=False)["rows"]
+    order = tuple(int(row["player"]["id"]) for row in rows)
+    points = {int(row["player"]["id"]): Fraction(str(row["points"])) for row in rows}
+    return order, points
+
+
+def history_before(tournament: Tournament, number: int) -> tuple[PastRound, ...]:
+    """The rounds before ``number`` as the seating reads them: tables as published (bots
+    left out), who dealt first (seat 0), byes, and each finished game's finishing order."""
+    rounds = list(
+        tournament.round_set.filter(number__lt=number)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("number")
+        .prefetch_related("tables__seats")
+    )
+    results = _game_results(rounds)
+    history = []
+    for past in rounds:
+        tables = []
+        for table in past.tables.all():
+            seats = _seat_players(table)
+            result = results.get(table.game_id) if table.game_id is not None else None
+            ranking: tuple[tuple[PlayerId, ...], ...] | None = None
+            if result is not None:
+                places = [tuple(p for s in place if (p := seats[s]) is not None) for place in result.ranking]
+                ranking = tuple(group for group in places if group)
+            tables.append(PastTable(tuple(p for p in seats if p is not None), 0, ranking))
+        history.append(PastRound(past.number, tuple(tables), tuple(past.byes)))
+    return tuple(history)
+
+
+def seating_request(tournament: Tournament, number: int) -> Request:
+    """Everything round ``number``'s seating depends on, from the rows."""
+    active = active_registrations(tournament, number)
+    standings: tuple[PlayerId, ...] = ()
+    points: dict[PlayerId, Fraction] = {}
+    if tournament.seating in ("swiss", "knockout"):
+        standings, points = seating_standings(tournament, number)
+    params = dict(tournament.seating_params)
+    ids = {r.player_id for r in active}
+    return Request(
+        players=tuple(Entrant(r.player_id, r.player.name, r.seed_number) for r in active),
+        # bots fill the short tables: nobody needs a bye for want of players
+        table_min=smallest_table(tournament),
+        table_max=tournament.table_max,
+        round_number=number,
+        seed=tournament.seed,
+        history=history_before(tournament, number),
+        standings=tuple(p for p in standings if p in ids),
+        points={p: v for p, v in points.items() if p in ids},
+        total_rounds=tournament.rounds,
+        params=params,
+    )
