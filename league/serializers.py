@@ -12,9 +12,10 @@ from games.models import Mode
 from games.serializers import StrictSerializer
 from league import limits
 from league.limits import MAX_ID, MAX_PLAYERS, MAX_ROUNDS, MAX_TABLE_SEATS, MAX_TABLES, MIN_TABLE_SEATS
-from league.models import Club, Player, Registration, Round, Table, Tournament
+from league.models import Club, Player, Registration, Round, Tournament
 from league.projection import settings_of
 from league.seating import METHODS
+from league.selectors import RoundTable, round_tables
 from league.services import departs_from_generated
 from league.standings import REGISTRY, Settings
 
@@ -352,11 +353,11 @@ def present_registration(registration: Registration) -> dict[str, Any]:
     }
 
 
-def _present_table(table: Table) -> dict[str, Any]:
+def _present_table(table: RoundTable) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
-    for seat in table.seats.all():
-        if seat.player is not None:
-            seats.append({"player": seat.player_id, "name": seat.player.name})
+    for seat in table.seats:
+        if seat.player_id is not None:
+            seats.append({"player": seat.player_id, "name": seat.name})
         else:
             seats.append({"player": None, "name": f"{seat.bot.capitalize()} bot", "bot": seat.bot})
     return {
@@ -364,17 +365,12 @@ def _present_table(table: Table) -> dict[str, Any]:
         "seats": seats,
         "notes": list(table.notes),
         "game": table.game_id,
-        "game_status": table.game.status if table.game is not None else None,
+        "game_status": table.game_status,
     }
 
 
 def present_round(round_: Round) -> dict[str, Any]:
-    tables = (
-        round_.tables.select_related("game")
-        .defer("game__snapshot")
-        .prefetch_related("seats__player")
-        .order_by("number")
-    )
+    tables = round_tables([round_.pk])[round_.pk]
     return {
         "number": round_.number,
         "status": round_.status,
@@ -384,7 +380,7 @@ def present_round(round_: Round) -> dict[str, Any]:
         "tables": [_present_table(t) for t in tables],
         "byes": list(round_.byes),
         "notes": list(round_.notes),
-        "edited": departs_from_generated(round_),
+        "edited": departs_from_generated(round_, tables),
         "edit_reason": round_.edit_reason,
         "published_at": round_.published_at.isoformat() if round_.published_at else None,
         "completed_at": round_.completed_at.isoformat() if round_.completed_at else None,

@@ -15,6 +15,7 @@ from league.locks import round_for_update, tournament_for_update
 from league.models import Round, Table, TableSeat, Tournament
 from league.seating import PlayerId, Seating, SeatingError, input_digest, make_seating, table_sizes
 from league.seating import Table as SeatingTable
+from league.selectors import RoundTable, round_tables
 from league.services.checks import _open_for_changes, _seating_error, _text
 from league.services.completion import _complete_if_done, _round_done
 from league.services.errors import LeagueError
@@ -167,28 +168,32 @@ def generate_round(
 
 
 def _write_tables(round_: Round, tables: Sequence[tuple[Sequence[PlayerId], list[str]]]) -> None:
+    """The round's tables written again: two inserts, whatever their number."""
     round_.tables.all().delete()
-    for number, (seats, notes) in enumerate(tables, start=1):
-        table = Table.objects.create(round=round_, number=number, notes=notes)
-        TableSeat.objects.bulk_create(
-            TableSeat(table=table, position=position, player_id=player)
-            for position, player in enumerate(seats)
-        )
-
-
-def current_seating(round_: Round) -> Seating:
-    """The round's tables as they stand (after any edits), players only."""
-    tables = tuple(
-        SeatingTable(tuple(s.player_id for s in t.seats.all() if s.player_id is not None), tuple(t.notes))
-        for t in round_.tables.prefetch_related("seats").order_by("number")
+    rows = Table.objects.bulk_create(
+        Table(round=round_, number=number, notes=notes) for number, (_, notes) in enumerate(tables, start=1)
     )
-    return Seating(round_.method, tables, tuple(round_.byes), tuple(round_.notes))
+    TableSeat.objects.bulk_create(
+        TableSeat(table=row, position=position, player_id=player)
+        for row, (seats, _) in zip(rows, tables, strict=True)
+        for position, player in enumerate(seats)
+    )
 
 
-def departs_from_generated(round_: Round) -> bool:
-    """Whether the round's tables or byes differ from what its method generated."""
+def current_seating(round_: Round, tables: Sequence[RoundTable] | None = None) -> Seating:
+    """The round's tables as they stand (after any edits), players only; ``tables`` are
+    the round's tables when the caller has read them (:func:`league.selectors.round_tables`)."""
+    if tables is None:
+        tables = round_tables([round_.pk])[round_.pk]
+    seated = tuple(SeatingTable(t.player_ids, tuple(t.notes)) for t in tables)
+    return Seating(round_.method, seated, tuple(round_.byes), tuple(round_.notes))
+
+
+def departs_from_generated(round_: Round, tables: Sequence[RoundTable] | None = None) -> bool:
+    """Whether the round's tables or byes differ from what its method generated
+    (``tables``: as for :func:`current_seating`)."""
     generated = Seating.from_dict(round_.generated)
-    current = current_seating(round_)
+    current = current_seating(round_, tables)
     return [t.seats for t in generated.tables] != [t.seats for t in current.tables] or sorted(
         generated.byes
     ) != sorted(current.byes)

@@ -4,25 +4,15 @@ as the seating sees them, the standings Swiss and knockout seat by, and the whol
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from fractions import Fraction
 
-import engine
 from games import selectors as game_selectors
 from league import projection
-from league.models import Round, Table, Tournament
+from league.models import Round, Tournament
 from league.seating import Entrant, PastRound, PastTable, PlayerId, Request
+from league.selectors import round_tables
 from league.services.registrations import active_registrations
 from league.services.tournaments import smallest_table
-
-
-def _game_results(rounds: Iterable[Round]) -> dict[int, engine.MatchResult]:
-    ids = [t.game_id for r in rounds for t in r.tables.all() if t.game_id is not None]
-    return game_selectors.match_results(ids)
-
-
-def _seat_players(table: Table) -> list[PlayerId | None]:
-    return [s.player_id for s in table.seats.all()]
 
 
 def seating_standings(
@@ -43,24 +33,24 @@ def history_before(tournament: Tournament, number: int) -> tuple[PastRound, ...]
     """The rounds before ``number`` as the seating reads them: tables as published (bots
     left out), who dealt first (seat 0), byes, and each finished game's finishing order."""
     rounds = list(
-        tournament.round_set.filter(number__lt=number)
-        .exclude(status=Round.Status.DRAFT)
-        .order_by("number")
-        .prefetch_related("tables__seats")
+        tournament.round_set.filter(number__lt=number).exclude(status=Round.Status.DRAFT).order_by("number")
     )
-    results = _game_results(rounds)
+    tables = round_tables(r.pk for r in rounds)
+    results = game_selectors.match_results(
+        [t.game_id for ts in tables.values() for t in ts if t.game_id is not None]
+    )
     history = []
     for past in rounds:
-        tables = []
-        for table in past.tables.all():
-            seats = _seat_players(table)
+        played = []
+        for table in tables[past.pk]:
+            seats = [seat.player_id for seat in table.seats]
             result = results.get(table.game_id) if table.game_id is not None else None
             ranking: tuple[tuple[PlayerId, ...], ...] | None = None
             if result is not None:
                 places = [tuple(p for s in place if (p := seats[s]) is not None) for place in result.ranking]
                 ranking = tuple(group for group in places if group)
-            tables.append(PastTable(tuple(p for p in seats if p is not None), 0, ranking))
-        history.append(PastRound(past.number, tuple(tables), tuple(past.byes)))
+            played.append(PastTable(table.player_ids, 0, ranking))
+        history.append(PastRound(past.number, tuple(played), tuple(past.byes)))
     return tuple(history)
 
 

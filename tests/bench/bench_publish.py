@@ -75,11 +75,9 @@ def worker(root: str, database_url: str) -> None:
     Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
     client = Client()
     client.force_login(director)
-    made = 0
     print("ready", flush=True)
-    for line in sys.stdin:
+    for made, line in enumerate(sys.stdin, start=1):
         tables = int(line)
-        made += 1
         body = {"name": f"Cup {made}", "table_size": {"min": 3, "max": 3}, "rounds": 3, "seed": "bench"}
         tournament = services.create_tournament(club, body, director)
         for n in range(3 * tables):
@@ -101,7 +99,9 @@ def worker(root: str, database_url: str) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--checkout", action="append", help="a checkout to measure (repeat to pair several)")
     parser.add_argument("--tables", default="3,12", help="table counts, comma-separated")
     parser.add_argument("--repeat", type=int, default=9, help="publishes per checkout and table count")

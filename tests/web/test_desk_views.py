@@ -513,7 +513,8 @@ def test_retract_replace_and_abandon(playing: Table, people: dict[str, Any], dir
     ):
         assert words in page
     live = text(director.get(f"/tournaments/{playing.round.tournament_id}/desk/rounds/1/live"))
-    assert "complete (abandoned)" in live
+    # complete, worded as the game's status (web.words.GAME_STATUS_WORDS)
+    assert 'data-status="complete">abandoned</span>' in live
     for who in ("scorekeeper", "player", "other"):
         assert (
             client_of(people[who])
