@@ -5,7 +5,7 @@ seating's refusal into a :class:`LeagueError`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from league import limits
@@ -18,6 +18,15 @@ from league.services.errors import LeagueError
 def _whole(value: Any, what: str, low: int, high: int) -> int:
     try:
         return limits.whole(value, what, low, high)
+    except limits.OutOfLimits as exc:
+        raise LeagueError(exc.code, exc.message) from None
+
+
+def _within(check: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+    """``check`` (a :mod:`league.limits` check of several settings together), its refusal
+    a :class:`LeagueError`."""
+    try:
+        check(*args, **kwargs)
     except limits.OutOfLimits as exc:
         raise LeagueError(exc.code, exc.message) from None
 

@@ -8,7 +8,6 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from league import limits
-from league.limits import MAX_ROUNDS
 from league.locks import registration_for_update
 from league.models import Club, Player, Registration, TableSeat, Tournament
 from league.services.checks import _name, _open_for_changes, _whole
@@ -51,14 +50,14 @@ def register(
         elif player.club_id != tournament.club_id:
             raise LeagueError("not_found", f"the club has no player {player.pk}", 404)
         next_round = _last_round_number(tournament) + 1
-        start = next_round if from_round is None else _whole(from_round, "from_round", 1, MAX_ROUNDS)
+        start = next_round if from_round is None else _whole(from_round, "from_round", *limits.ROUNDS)
         if start < next_round:
             raise LeagueError(
                 "invalid_request",
                 f"round {next_round - 1} already exists: a late entrant starts at {next_round}",
             )
         if seed_number is not None:
-            seed_number = _whole(seed_number, "seed_number", 1, limits.MAX_SEED_NUMBER)
+            seed_number = _whole(seed_number, "seed_number", *limits.SEED_NUMBERS)
         try:
             with transaction.atomic():
                 return Registration.objects.create(
@@ -89,7 +88,9 @@ def set_registration_status(
     with transaction.atomic():
         registration = registration_for_update(registration.pk)
         if status == Registration.Status.DROPPED:
-            after = last if dropped_after is None else _whole(dropped_after, "dropped_after", 0, MAX_ROUNDS)
+            after = last
+            if dropped_after is not None:
+                after = _whole(dropped_after, "dropped_after", *limits.DROPPED_AFTER)
             if after < last:
                 raise LeagueError(
                     "invalid_request",
@@ -105,9 +106,9 @@ def set_registration_status(
                 409,
             )
         if seed_number is not None:
-            registration.seed_number = _whole(seed_number, "seed_number", 1, limits.MAX_SEED_NUMBER)
+            registration.seed_number = _whole(seed_number, "seed_number", *limits.SEED_NUMBERS)
         if from_round is not None:
-            start = _whole(from_round, "from_round", 1, MAX_ROUNDS)
+            start = _whole(from_round, "from_round", *limits.ROUNDS)
             if start <= last and start != registration.from_round:
                 raise LeagueError(
                     "invalid_request", f"round {last} already exists: from_round must be above it"

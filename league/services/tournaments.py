@@ -14,11 +14,11 @@ import engine
 from engine.bots import BOTS
 from games import services as game_services
 from league import limits, projection
-from league.limits import LATE_FIELDS, MAX_ROUNDS, STANDINGS_FIELDS
+from league.limits import LATE_FIELDS, STANDINGS_FIELDS
 from league.locks import tournament_for_update
 from league.models import Club, Round, Tournament
 from league.seating import METHODS
-from league.services.checks import _name, _seating_params, _whole
+from league.services.checks import _name, _seating_params, _whole, _within
 from league.services.errors import LeagueError
 from league.standings import StandingsError, check_settings
 
@@ -51,23 +51,23 @@ class TournamentSettings:
 
 def _check_settings(values: Mapping[str, Any]) -> TournamentSettings:
     ruleset = _resolved_ruleset(values["preset"], values["options"])
-    low = _whole(values["table_min"], "table_size.min", limits.MIN_TABLE_SEATS, limits.MAX_TABLE_SEATS)
-    high = _whole(values["table_max"], "table_size.max", limits.MIN_TABLE_SEATS, limits.MAX_TABLE_SEATS)
-    if low > high:
-        raise LeagueError("invalid_table_size", f"table_size: min {low} is above max {high}")
-    if low < ruleset.min_players or high > ruleset.max_players:
-        raise LeagueError(
-            "invalid_table_size",
-            f"table_size {low}-{high} is outside {ruleset.preset}'s "
-            f"{ruleset.min_players}-{ruleset.max_players} players",
-        )
+    low = _whole(values["table_min"], "table_size.min", *limits.TABLE_SEATS)
+    high = _whole(values["table_max"], "table_size.max", *limits.TABLE_SEATS)
+    _within(
+        limits.check_table_size,
+        low,
+        high,
+        preset=ruleset.preset,
+        min_players=ruleset.min_players,
+        max_players=ruleset.max_players,
+    )
     method = values["seating"]
     if not isinstance(method, str) or method not in METHODS:
         known = ", ".join(sorted(METHODS))
         raise LeagueError("unknown_method", f"unknown seating method {method!r} (known: {known})")
     rounds = values["rounds"]
     if rounds is not None:
-        rounds = _whole(rounds, "rounds", 1, MAX_ROUNDS)
+        rounds = _whole(rounds, "rounds", *limits.ROUNDS)
     mode = values["mode"]
     if mode not in Tournament.Mode.values:
         raise LeagueError("invalid_request", f"mode must be one of {', '.join(Tournament.Mode.values)}")
@@ -154,8 +154,7 @@ def tournament_fields(data: Mapping[str, Any]) -> dict[str, Any]:
             "mode": data.get("mode", Tournament.Mode.PHYSICAL),
         }
     )
-    if kind == Tournament.Kind.TOURNAMENT and checked.rounds is None and checked.seating != "knockout":
-        raise LeagueError("invalid_request", "a one-day tournament needs its number of rounds")
+    _within(limits.check_rounds_given, kind, checked.seating, checked.rounds)
     seed = data.get("seed")
     if seed is None:
         seed = secrets.token_hex(8)
@@ -235,9 +234,7 @@ def update_tournament(tournament: Tournament, data: Mapping[str, Any], by: Any) 
                 "mode": data.get("mode", tournament.mode),
             }
         )
-        fixed = tournament.kind == Tournament.Kind.TOURNAMENT and checked.seating != "knockout"
-        if fixed and checked.rounds is None:
-            raise LeagueError("invalid_request", "a one-day tournament needs its number of rounds")
+        _within(limits.check_rounds_given, tournament.kind, checked.seating, checked.rounds)
         if checked.rounds is not None and checked.rounds < generated:
             raise LeagueError("invalid_request", f"rounds cannot go below the {generated} rounds generated")
         if "name" in data:
