@@ -1,7 +1,8 @@
 """Standings figures for people: an exact score (a ``Fraction``, or its text
-``"249/5"``) as a decimal of at most :data:`PLACES` places, and the tiebreaks no person
-reads. The store and the JSON API keep the exact values and every tiebreak; the pages,
-the printed sheets and the CSV show these. Pure Python.
+``"249/5"``) as a decimal of at most :data:`PLACES` places. (Which tiebreaks a person
+reads is the tiebreak registry's ``shown``.) The store and the JSON API keep the exact
+values and every tiebreak; the pages, the printed sheets and the CSV show these. Pure
+Python.
 
 >>> rounded("249/5"), rounded("20/3"), rounded(-12), rounded("1/8")
 (Decimal('49.8'), Decimal('6.67'), Decimal('-12'), Decimal('0.13'))
@@ -15,9 +16,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 PLACES = 2
-# The seeded draw orders players nothing else separates; its 20-digit number means nothing
-# to a reader: no page or CSV shows it (the JSON does).
-HIDDEN_TIEBREAKS = frozenset({"random"})
 _STEP = Decimal(1).scaleb(-PLACES)
 
 

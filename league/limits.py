@@ -20,17 +20,22 @@ from typing import Any
 
 MIN_TABLE_SEATS = 2
 MAX_TABLE_SEATS = 8  # the most seats any rule set allows (engine.rules)
+TABLE_SEATS = (MIN_TABLE_SEATS, MAX_TABLE_SEATS)  # a table size's range
 MAX_ROUNDS = 100
+ROUNDS = (1, MAX_ROUNDS)  # a tournament's number of rounds, and a round's number
+DROPPED_AFTER = (0, MAX_ROUNDS)  # the last round a player who dropped out played (0: none)
 MAX_TABLES = 1000  # tables in one round
 MAX_PLAYERS = 8000  # players listed in one round (MAX_TABLES x MAX_TABLE_SEATS)
 MAX_SEED_NUMBER = 100_000  # a registration's seed number
+SEED_NUMBERS = (1, MAX_SEED_NUMBER)
 MAX_SWAP_BUDGET = 100_000  # swiss: swaps tried to avoid repeats
 MAX_ID = 2**31 - 1  # a row id
+IDS = (1, MAX_ID)  # a player's (or any row's) id as a request gives it
 # A seating method's parameters (docs/running-a-tournament.md) and their ranges.
 SEATING_PARAMS = {
     "swap_budget": (0, MAX_SWAP_BUDGET),  # swiss: swaps tried to avoid repeats
-    "final_size": (MIN_TABLE_SEATS, MAX_TABLE_SEATS),  # knockout: players at the final table
-    "rounds": (1, MAX_ROUNDS),  # round_robin: rounds of the schedule
+    "final_size": TABLE_SEATS,  # knockout: players at the final table
+    "rounds": ROUNDS,  # round_robin: rounds of the schedule
 }
 # A tournament's stake per game (as the game API's): "n" or "n/d".
 MAX_STAKE = 1_000_000
@@ -71,12 +76,14 @@ LATE_FIELDS = frozenset({"name", "rounds", "status", "round_minutes", *STANDINGS
 
 
 class OutOfLimits(ValueError):
-    """A value outside its documented range: ``code`` is stable, ``message`` for people."""
+    """A value outside its documented range: ``code`` is stable, ``message`` for people,
+    ``field`` the setting it concerns when the check knows it."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.field = field
 
 
 # --- checks ---------------------------------------------------------------------------------
@@ -173,3 +180,48 @@ def points(value: Any, what: str, code: str) -> Fraction:
     if not -POINTS_LIMIT <= amount <= POINTS_LIMIT:
         raise refused
     return amount
+
+
+# --- settings checked together --------------------------------------------------------------
+
+
+def check_table_size(low: int, high: int, *, preset: str, min_players: int, max_players: int) -> None:
+    """A table size range the preset can seat: ``low`` up to ``high``, within the preset's
+    ``min_players`` to ``max_players`` (``invalid_table_size``, naming the field to fix:
+    ``table_min`` or ``table_max``). The API, the desk's form and the archive import
+    check it here.
+
+    >>> check_table_size(3, 2, preset="gin-rummy", min_players=2, max_players=2)
+    Traceback (most recent call last):
+    ...
+    league.limits.OutOfLimits: the largest table (2) is smaller than the smallest (3)
+    """
+    if low > high:
+        message = f"the largest table ({high}) is smaller than the smallest ({low})"
+        raise OutOfLimits("invalid_table_size", message, "table_max")
+    if low < min_players:
+        raise OutOfLimits(
+            "invalid_table_size", f"{preset} needs at least {min_players} players at a table", "table_min"
+        )
+    if high > max_players:
+        raise OutOfLimits(
+            "invalid_table_size", f"{preset} seats at most {max_players} players at a table", "table_max"
+        )
+
+
+# Seating methods that decide how many rounds they play (a knockout plays until its final).
+OPEN_ENDED_METHODS = frozenset({"knockout"})
+
+
+def check_rounds_given(kind: str, seating: str, rounds: int | None) -> None:
+    """A one-day tournament (``kind`` ``"tournament"``) needs its number of rounds, unless
+    its seating method decides it; a league season runs as long as it runs.
+
+    >>> check_rounds_given("league", "balanced", None)
+    >>> check_rounds_given("tournament", "balanced", None)
+    Traceback (most recent call last):
+    ...
+    league.limits.OutOfLimits: a one-day tournament needs its number of rounds
+    """
+    if rounds is None and kind == "tournament" and seating not in OPEN_ENDED_METHODS:
+        raise OutOfLimits("invalid_request", "a one-day tournament needs its number of rounds", "rounds")

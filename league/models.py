@@ -127,7 +127,7 @@ class Tournament(NamedModel):
     name = models.CharField(max_length=limits.TOURNAMENT_NAME_LENGTH)
     slug = models.SlugField(max_length=60)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TOURNAMENT)
-    preset = models.CharField(max_length=40)
+    preset = models.CharField(max_length=limits.PRESET_LENGTH)
     options = models.JSONField(default=dict, blank=True)
     mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.PHYSICAL)
     stake = models.CharField(max_length=32, default="1")
@@ -137,14 +137,14 @@ class Tournament(NamedModel):
     seating_params = models.JSONField(default=dict, blank=True)
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     bots = models.BooleanField(default=False)
-    bot = models.CharField(max_length=40, blank=True, default="")
+    bot = models.CharField(max_length=limits.BOT_LENGTH, blank=True, default="")
     seed = models.CharField(max_length=limits.SEED_LENGTH)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
     # Read by the standings projection (League II).
     scoring = models.CharField(max_length=20, choices=Scoring.choices, default=Scoring.POINTS)
     placement_points = models.JSONField(default=list, blank=True)
     tiebreaks = models.JSONField(default=list, blank=True)
-    bye_points = models.CharField(max_length=32, blank=True, default="")
+    bye_points = models.CharField(max_length=limits.POINTS_TEXT_LENGTH, blank=True, default="")
     min_games = models.PositiveSmallIntegerField(default=0)
     # The round clock's length (league.clock); changeable at any time.
     round_minutes = models.PositiveSmallIntegerField(default=limits.ROUND_MINUTES_DEFAULT)
@@ -159,7 +159,8 @@ class Tournament(NamedModel):
         constraints = [
             models.UniqueConstraint(fields=["club", "slug"], name="unique_tournament_slug_per_club"),
             models.CheckConstraint(
-                condition=models.Q(table_min__gte=2) & models.Q(table_max__gte=models.F("table_min")),
+                condition=models.Q(table_min__gte=limits.MIN_TABLE_SEATS)
+                & models.Q(table_max__gte=models.F("table_min")),
                 name="tournament_table_sizes",
             ),
         ]
@@ -292,7 +293,7 @@ class TableSeat(models.Model):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="table_seats"
     )
-    bot = models.CharField(max_length=40, blank=True, default="")
+    bot = models.CharField(max_length=limits.BOT_LENGTH, blank=True, default="")
 
     class Meta:
         ordering = ["table", "position"]

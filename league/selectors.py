@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
-from league.models import Club, Membership, Player, RatingEntry, Table, Tournament
+from league.models import Club, Membership, Player, RatingEntry, Table, TableSeat, Tournament
 
 # Club roles that may open and record the club's games.
 RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
@@ -55,6 +56,66 @@ def table_with_round(table_id: int) -> Table | None:
 def table_of_game(game_id: int) -> Table | None:
     """The tournament table a game is played at, if any."""
     return Table.objects.filter(game_id=game_id).first()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSeat:
+    """One seat of a round's table: a club player (``player_id``, ``name``, ``user_id``
+    when they have a login) or a bot seat (``bot``, the others empty)."""
+
+    position: int
+    player_id: int | None
+    name: str
+    user_id: int | None
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTable:
+    """A round's table as every reader needs it: its seats in order and its game's id,
+    status and version (None before the round is published)."""
+
+    pk: int
+    round_id: int
+    number: int
+    notes: tuple[Any, ...]
+    game_id: int | None
+    game_status: str | None
+    game_version: int | None
+    seats: tuple[RoundSeat, ...]
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """The players seated, in seat order (bot seats left out)."""
+        return tuple(seat.player_id for seat in self.seats if seat.player_id is not None)
+
+
+def round_tables(round_ids: Iterable[int]) -> dict[int, list[RoundTable]]:
+    """The tables of each round in ``round_ids`` (a round's, or a tournament's rounds'),
+    by round id, in table order, with their seats, players and games: two queries
+    whatever the number of rounds, tables and seats (none for no round). The one reader
+    of rounds' tables: the public pages, the desk, the API and the services use it."""
+    ids = list(round_ids)
+    found: dict[int, list[RoundTable]] = {pk: [] for pk in ids}
+    if not ids:
+        return found
+    seats: dict[int, list[RoundSeat]] = {}
+    for row in (
+        TableSeat.objects.filter(table__round_id__in=ids)
+        .order_by("table_id", "position")
+        .values_list("table_id", "position", "player_id", "player__name", "player__user_id", "bot")
+    ):
+        table_id, position, player_id, name, user_id, bot = row
+        seats.setdefault(table_id, []).append(RoundSeat(position, player_id, name or "", user_id, bot))
+    for pk, round_id, number, notes, game_id, status, version in (
+        Table.objects.filter(round_id__in=ids)
+        .order_by("round_id", "number")
+        .values_list("pk", "round_id", "number", "notes", "game_id", "game__status", "game__version")
+    ):
+        found[round_id].append(
+            RoundTable(pk, round_id, number, tuple(notes), game_id, status, version, tuple(seats.get(pk, ())))
+        )
+    return found
 
 
 def ordinals(club_id: int, family: str, player_ids: Iterable[int]) -> dict[int, float]:

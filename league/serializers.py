@@ -11,12 +11,20 @@ from rest_framework import serializers
 from games.models import Mode
 from games.serializers import StrictSerializer
 from league import limits
-from league.limits import MAX_ID, MAX_PLAYERS, MAX_ROUNDS, MAX_TABLE_SEATS, MAX_TABLES, MIN_TABLE_SEATS
-from league.models import Club, Player, Registration, Round, Table, Tournament
+from league.limits import MAX_PLAYERS, MAX_TABLE_SEATS, MAX_TABLES
+from league.models import Club, Player, Registration, Round, Tournament
 from league.projection import settings_of
 from league.seating import METHODS
+from league.selectors import RoundTable, round_tables
 from league.services import departs_from_generated
 from league.standings import REGISTRY, Settings
+
+
+def whole_field(within: tuple[int, int], **options: Any) -> serializers.IntegerField:
+    """A whole-number field over one of league.limits' ranges (``(low, high)``)."""
+    low, high = within
+    return serializers.IntegerField(min_value=low, max_value=high, **options)
+
 
 POINTS_HELP = (
     f"From -{limits.POINTS_LIMIT} to {limits.POINTS_LIMIT}: a whole number, a decimal of at most "
@@ -25,27 +33,24 @@ POINTS_HELP = (
 
 
 class TableSizeSerializer(StrictSerializer):
-    min = serializers.IntegerField(min_value=MIN_TABLE_SEATS, max_value=MAX_TABLE_SEATS)
-    max = serializers.IntegerField(min_value=MIN_TABLE_SEATS, max_value=MAX_TABLE_SEATS)
+    min = whole_field(limits.TABLE_SEATS)
+    max = whole_field(limits.TABLE_SEATS)
 
 
 class SeatingParamsSerializer(StrictSerializer):
-    swap_budget = serializers.IntegerField(
+    swap_budget = whole_field(
+        limits.SEATING_PARAMS["swap_budget"],
         required=False,
-        min_value=limits.SEATING_PARAMS["swap_budget"][0],
-        max_value=limits.SEATING_PARAMS["swap_budget"][1],
         help_text="swiss: swaps tried to avoid repeats",
     )
-    final_size = serializers.IntegerField(
+    final_size = whole_field(
+        limits.SEATING_PARAMS["final_size"],
         required=False,
-        min_value=limits.SEATING_PARAMS["final_size"][0],
-        max_value=limits.SEATING_PARAMS["final_size"][1],
         help_text="knockout, multi-player: players at the final table",
     )
-    rounds = serializers.IntegerField(
+    rounds = whole_field(
+        limits.SEATING_PARAMS["rounds"],
         required=False,
-        min_value=limits.SEATING_PARAMS["rounds"][0],
-        max_value=limits.SEATING_PARAMS["rounds"][1],
         help_text="round_robin: rounds of the schedule",
     )
 
@@ -84,9 +89,7 @@ class TournamentCreateSerializer(ScoringFieldsSerializer):
     table_size = TableSizeSerializer()
     seating = serializers.ChoiceField(choices=sorted(METHODS), default="balanced")
     seating_params = SeatingParamsSerializer(required=False)
-    rounds = serializers.IntegerField(
-        min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True, default=None
-    )
+    rounds = whole_field(limits.ROUNDS, required=False, allow_null=True, default=None)
     bots = serializers.BooleanField(
         default=False, help_text="Fill digital tables with bots up to table_size.min"
     )
@@ -104,7 +107,7 @@ class TournamentUpdateSerializer(ScoringFieldsSerializer):
     table_size = TableSizeSerializer(required=False)
     seating = serializers.ChoiceField(choices=sorted(METHODS), required=False)
     seating_params = SeatingParamsSerializer(required=False)
-    rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True)
+    rounds = whole_field(limits.ROUNDS, required=False, allow_null=True)
     bots = serializers.BooleanField(required=False)
     bot = serializers.CharField(max_length=limits.BOT_LENGTH, required=False, allow_blank=True)
     seed = serializers.CharField(max_length=limits.SEED_LENGTH, required=False)
@@ -118,12 +121,12 @@ class PlayerCreateSerializer(StrictSerializer):
 
 
 class RegistrationCreateSerializer(StrictSerializer):
-    player = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+    player = whole_field(limits.IDS, required=False)
     name = serializers.CharField(
         max_length=limits.PLAYER_NAME_LENGTH, required=False, help_text="Creates the club player if new"
     )
-    from_round = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False)
-    seed_number = serializers.IntegerField(min_value=1, max_value=limits.MAX_SEED_NUMBER, required=False)
+    from_round = whole_field(limits.ROUNDS, required=False)
+    seed_number = whole_field(limits.SEED_NUMBERS, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("player" in attrs) == ("name" in attrs):
@@ -133,9 +136,9 @@ class RegistrationCreateSerializer(StrictSerializer):
 
 class RegistrationUpdateSerializer(StrictSerializer):
     status = serializers.ChoiceField(choices=Registration.Status.choices)
-    dropped_after = serializers.IntegerField(min_value=0, max_value=MAX_ROUNDS, required=False)
-    from_round = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False)
-    seed_number = serializers.IntegerField(min_value=1, max_value=limits.MAX_SEED_NUMBER, required=False)
+    dropped_after = whole_field(limits.DROPPED_AFTER, required=False)
+    from_round = whole_field(limits.ROUNDS, required=False)
+    seed_number = whole_field(limits.SEED_NUMBERS, required=False)
 
 
 class RoundCreateSerializer(StrictSerializer):
@@ -146,20 +149,16 @@ class RoundCreateSerializer(StrictSerializer):
         help_text="Generate before the last round is complete",
     )
     tables = serializers.ListField(
-        child=serializers.ListField(
-            child=serializers.IntegerField(min_value=1, max_value=MAX_ID), max_length=MAX_TABLE_SEATS
-        ),
+        child=serializers.ListField(child=whole_field(limits.IDS), max_length=MAX_TABLE_SEATS),
         required=False,
         max_length=MAX_TABLES,
         help_text="manual seating: the tables, player ids in seat order",
     )
-    byes = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False, max_length=MAX_PLAYERS
-    )
+    byes = serializers.ListField(child=whole_field(limits.IDS), required=False, max_length=MAX_PLAYERS)
 
 
 class MoveSerializer(StrictSerializer):
-    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    player = whole_field(limits.IDS)
     table = serializers.IntegerField(
         min_value=1, max_value=MAX_TABLES, allow_null=True, help_text="null: a bye"
     )
@@ -168,22 +167,18 @@ class MoveSerializer(StrictSerializer):
 
 class RoundUpdateSerializer(StrictSerializer):
     swap = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        child=whole_field(limits.IDS),
         min_length=2,
         max_length=2,
         required=False,
     )
     move = MoveSerializer(required=False)
     tables = serializers.ListField(
-        child=serializers.ListField(
-            child=serializers.IntegerField(min_value=1, max_value=MAX_ID), max_length=MAX_TABLE_SEATS
-        ),
+        child=serializers.ListField(child=whole_field(limits.IDS), max_length=MAX_TABLE_SEATS),
         required=False,
         max_length=MAX_TABLES,
     )
-    byes = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False, max_length=MAX_PLAYERS
-    )
+    byes = serializers.ListField(child=whole_field(limits.IDS), required=False, max_length=MAX_PLAYERS)
     edit_reason = serializers.CharField(max_length=limits.REASON_LENGTH, required=False, allow_blank=True)
 
 
@@ -352,11 +347,11 @@ def present_registration(registration: Registration) -> dict[str, Any]:
     }
 
 
-def _present_table(table: Table) -> dict[str, Any]:
+def _present_table(table: RoundTable) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
-    for seat in table.seats.all():
-        if seat.player is not None:
-            seats.append({"player": seat.player_id, "name": seat.player.name})
+    for seat in table.seats:
+        if seat.player_id is not None:
+            seats.append({"player": seat.player_id, "name": seat.name})
         else:
             seats.append({"player": None, "name": f"{seat.bot.capitalize()} bot", "bot": seat.bot})
     return {
@@ -364,17 +359,12 @@ def _present_table(table: Table) -> dict[str, Any]:
         "seats": seats,
         "notes": list(table.notes),
         "game": table.game_id,
-        "game_status": table.game.status if table.game is not None else None,
+        "game_status": table.game_status,
     }
 
 
 def present_round(round_: Round) -> dict[str, Any]:
-    tables = (
-        round_.tables.select_related("game")
-        .defer("game__snapshot")
-        .prefetch_related("seats__player")
-        .order_by("number")
-    )
+    tables = round_tables([round_.pk])[round_.pk]
     return {
         "number": round_.number,
         "status": round_.status,
@@ -384,7 +374,7 @@ def present_round(round_: Round) -> dict[str, Any]:
         "tables": [_present_table(t) for t in tables],
         "byes": list(round_.byes),
         "notes": list(round_.notes),
-        "edited": departs_from_generated(round_),
+        "edited": departs_from_generated(round_, tables),
         "edit_reason": round_.edit_reason,
         "published_at": round_.published_at.isoformat() if round_.published_at else None,
         "completed_at": round_.completed_at.isoformat() if round_.completed_at else None,

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from config.api_errors import ApiError
 from games.views import ApiView, error_responses
 from league.api import tournament_or_404
-from league.figures import HIDDEN_TIEBREAKS, decimal_text
+from league.figures import decimal_text
 from league.models import Registration, Tournament
 from league.projection import (
     CORRECTED,
@@ -29,7 +29,7 @@ from league.projection import (
     read_standings,
     standings_changes,
 )
-from league.standings import StandingsError
+from league.standings import REGISTRY, StandingsError
 
 MAX_ROUND = 10**4
 MAX_POSITION = 2**62
@@ -179,7 +179,7 @@ class TournamentStandingsCsvView(ApiView):
         tiebreaks: list[str] = [
             name
             for name in (document["rows"][0]["tiebreaks"] if document["rows"] else [])
-            if name not in HIDDEN_TIEBREAKS
+            if REGISTRY[name].shown
         ]
         registrations = {
             r.player_id: r

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -17,7 +18,7 @@ from engine.bots import BOTS
 from engine.rules import CHOICES, PRESETS
 from games.services import RuleSetRefused, ruleset_named
 from league import limits
-from league.limits import LATE_FIELDS, MAX_ROUNDS, MAX_TABLE_SEATS, MIN_TABLE_SEATS, STANDINGS_FIELDS
+from league.limits import LATE_FIELDS, STANDINGS_FIELDS
 from league.models import Tournament
 from league.seating import METHODS
 from league.standings import REGISTRY, StandingsError, check_settings
@@ -128,10 +129,10 @@ class TournamentForm(forms.Form):
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
     mode = forms.ChoiceField(choices=Tournament.Mode.choices, initial=Tournament.Mode.PHYSICAL)
     table_min = forms.IntegerField(
-        label="Smallest table", min_value=MIN_TABLE_SEATS, max_value=MAX_TABLE_SEATS, initial=3
+        label="Smallest table", min_value=limits.TABLE_SEATS[0], max_value=limits.TABLE_SEATS[1], initial=3
     )
     table_max = forms.IntegerField(
-        label="Largest table", min_value=MIN_TABLE_SEATS, max_value=MAX_TABLE_SEATS, initial=4
+        label="Largest table", min_value=limits.TABLE_SEATS[0], max_value=limits.TABLE_SEATS[1], initial=4
     )
     seating = forms.ChoiceField(
         label="Seating method",
@@ -139,7 +140,7 @@ class TournamentForm(forms.Form):
         initial="balanced",
     )
     rounds = forms.IntegerField(
-        label="Rounds", min_value=1, max_value=MAX_ROUNDS, required=False, initial=3,
+        label="Rounds", min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1], required=False, initial=3,
         help_text="A one-day tournament's number of rounds; empty for a league season or a knockout.",
     )  # fmt: skip
     bots = forms.BooleanField(
@@ -280,23 +281,30 @@ class TournamentForm(forms.Form):
             return cleaned
         low, high = cleaned.get("table_min"), cleaned.get("table_max")
         if low is not None and high is not None:
-            if low > high:
-                self.add_error("table_max", f"The largest table cannot be smaller than the smallest ({low}).")
-            if low < ruleset.min_players:
-                self.add_error(
-                    "table_min", f"{ruleset.preset} needs at least {ruleset.min_players} players at a table."
-                )
-            if high > ruleset.max_players:
-                self.add_error(
-                    "table_max", f"{ruleset.preset} seats at most {ruleset.max_players} players at a table."
-                )
-        kind, seating = cleaned.get("kind"), cleaned.get("seating")
-        if kind == Tournament.Kind.TOURNAMENT and cleaned.get("rounds") is None and seating != "knockout":
-            self.add_error("rounds", "A one-day tournament needs its number of rounds.")
+            self._check_limit(
+                limits.check_table_size,
+                low,
+                high,
+                preset=ruleset.preset,
+                min_players=ruleset.min_players,
+                max_players=ruleset.max_players,
+            )
+        self._check_limit(
+            limits.check_rounds_given, cleaned.get("kind"), cleaned.get("seating"), cleaned.get("rounds")
+        )
         if cleaned.get("bots") and cleaned.get("mode") != Tournament.Mode.DIGITAL:
             self.add_error("bots", "Bots fill digital tables only; this tournament is physical.")
         self._check_scoring(cleaned)
         return cleaned
+
+    def _check_limit(self, check: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        """A league.limits check of several settings together, as the services make it;
+        its refusal under the field it names."""
+        try:
+            check(*args, **kwargs)
+        except limits.OutOfLimits as exc:
+            field = exc.field if exc.field in self.fields else None
+            self.add_error(field, exc.message[:1].upper() + exc.message[1:] + ".")
 
     def _check_scoring(self, cleaned: dict[str, Any]) -> None:
         """The scoring fields as the standings read them, each refusal under its field."""

@@ -5,6 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+# What a form post keeps of its outcome: where it led, and what it said.
+LOCATION_LENGTH = 300
+MESSAGE_LENGTH = 500
+
 
 class FormPost(models.Model):
     """A form post acted on, by its form key (``web.forms.posted_key``): a second post
@@ -14,8 +18,8 @@ class FormPost(models.Model):
 
     key = models.CharField(max_length=200, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    location = models.CharField(max_length=300, blank=True, default="")
-    message = models.CharField(max_length=500, blank=True, default="")
+    location = models.CharField(max_length=LOCATION_LENGTH, blank=True, default="")
+    message = models.CharField(max_length=MESSAGE_LENGTH, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -22,7 +22,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from web.forms import posted_key
-from web.models import FormPost
+from web.models import LOCATION_LENGTH, MESSAGE_LENGTH, FormPost
 
 KEEP_FORM_POSTS = timedelta(days=7)
 
@@ -53,8 +53,8 @@ def once(request: HttpRequest, scope: str, action: Callable[[], Outcome]) -> Out
             # until this transaction ends, then finds it.
             post = FormPost.objects.create(key=key, user_id=user_id)
             outcome = action()
-            post.location = outcome.location[:300]
-            post.message = outcome.message[:500]
+            post.location = outcome.location[:LOCATION_LENGTH]
+            post.message = outcome.message[:MESSAGE_LENGTH]
             post.save(update_fields=["location", "message"])
             return outcome
     except IntegrityError:

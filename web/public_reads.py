@@ -21,8 +21,9 @@ from django.db.models import Max, Q
 
 from engine import GameState
 from games.selectors import current_states
-from league.models import Player, Round, StandingsState, Table, TableSeat, Tournament
-from web.words import score_text
+from league.models import Player, Round, StandingsState, TableSeat, Tournament
+from league.selectors import RoundTable, round_tables
+from web.words import game_status_text, score_text
 
 PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 PUBLIC_TOURNAMENT_STATUSES = (
@@ -30,21 +31,6 @@ PUBLIC_TOURNAMENT_STATUSES = (
     Tournament.Status.RUNNING,
     Tournament.Status.FINISHED,
 )
-
-
-# A game's status as a spectator reads it.
-STATUS_WORDS = {
-    "awaiting_deal": "between hands",
-    "playing": "playing",
-    "showdown": "showdown",
-    "awaiting_reentry": "re-entry",
-    "finished": "finished",
-    "abandoned": "abandoned",
-}
-
-
-def status_words(status: str) -> str:
-    return STATUS_WORDS.get(status, status.replace("_", " ")) if status else "not started"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +53,7 @@ class TableLine:
 
     @property
     def status_text(self) -> str:
-        return status_words(self.status)
+        return game_status_text(self.status)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,15 +82,15 @@ def _seat_score(state: GameState | None, position: int) -> str:
     return score_text(state.scores[position])
 
 
-def _table_line(table: Table, states: dict[int, GameState]) -> TableLine:
+def _table_line(table: RoundTable, states: dict[int, GameState]) -> TableLine:
     state = states.get(table.game_id) if table.game_id is not None else None
     result = state.result if state is not None else None
     seats = []
-    for seat in table.seats.all():
+    for seat in table.seats:
         seats.append(
             SeatLine(
                 position=seat.position,
-                name=seat.player.name if seat.player is not None else seat.bot,
+                name=seat.name if seat.player_id is not None else seat.bot,
                 player_id=seat.player_id,
                 bot=seat.bot,
                 score=_seat_score(state, seat.position),
@@ -125,18 +111,17 @@ def tournament_rounds(tournament: Tournament) -> list[RoundLine]:
     rounds = list(
         Round.objects.filter(tournament=tournament, status__in=PUBLIC_ROUND_STATUSES)
         .order_by("-number")
-        .prefetch_related("tables__seats__player")
         .only("id", "number", "status", "byes", "tournament_id")
     )
-    tables = [table for round_ in rounds for table in round_.tables.all()]
-    states = current_states([t.game_id for t in tables if t.game_id is not None])
+    tables = round_tables(round_.pk for round_ in rounds)
+    states = current_states([t.game_id for ts in tables.values() for t in ts if t.game_id is not None])
     bye_ids = {pid for round_ in rounds for pid in round_.byes}
     names = dict(Player.objects.filter(pk__in=bye_ids).values_list("pk", "name")) if bye_ids else {}
     return [
         RoundLine(
             number=round_.number,
             status=round_.status,
-            tables=tuple(_table_line(table, states) for table in round_.tables.all()),
+            tables=tuple(_table_line(table, states) for table in tables[round_.pk]),
             byes=tuple(names.get(pid, f"player {pid}") for pid in round_.byes),
         )
         for round_ in rounds
@@ -197,7 +182,7 @@ class GameLine:
 
     @property
     def status_text(self) -> str:
-        return status_words(self.status)
+        return game_status_text(self.status)
 
 
 @dataclass

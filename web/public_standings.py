@@ -16,8 +16,9 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
-from league.figures import HIDDEN_TIEBREAKS, rounded
+from league.figures import rounded
 from league.models import Player, RatingEntry, Round, Tournament
 from league.projection import (
     CORRECTED,
@@ -34,16 +35,6 @@ from web.public_reads import PUBLIC_ROUND_STATUSES
 from web.rating_chart import Point, Series
 
 LEADERS = 3
-TIEBREAK_LABELS = {
-    "points": "Pts",
-    "wins": "Wins",
-    "average_placement": "Avg place",
-    "played": "Played",
-    "buchholz": "Buchholz",
-    "median_buchholz": "Med. Buchholz",
-    "sonneborn_berger": "S-B",
-    "head_to_head": "H2H",
-}
 FAMILY_NAMES = dict(RatingEntry.Family.choices)
 
 
@@ -198,10 +189,10 @@ def _ordinal_text(row: Mapping[str, Any]) -> str:
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
-    every = list(
-        Settings.from_mapping(settings_of(tournament), stored=True).tiebreaks
-    )  # the preset's when none are set
-    names = [name for name in every if name not in HIDDEN_TIEBREAKS]
+    # the tournament's tiebreaks (the preset's when none are set)
+    tiebreaks = Settings.from_mapping(settings_of(tournament), stored=True).tiebreaks
+    # the columns the registry shows (not the seeded draw, whose number means nothing to a reader)
+    names = [name for name in tiebreaks if REGISTRY[name].shown]
     recorded_at = document["current_to"].get("recorded_at")
     return StandingsTable(
         timeline=document["timeline"],
@@ -209,8 +200,10 @@ def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
         position=document["current_to"]["position"],
         recorded_at=parse_datetime(recorded_at) if recorded_at else None,
         tiebreak_names=names,
-        tiebreak_columns=[(TIEBREAK_LABELS.get(name, name), REGISTRY[name].doc) for name in names],
-        unshown_tiebreaks=[REGISTRY[name].doc for name in every if name in HIDDEN_TIEBREAKS],
+        tiebreak_columns=[
+            (gettext(REGISTRY[name].abbreviation), gettext(REGISTRY[name].label)) for name in names
+        ],
+        unshown_tiebreaks=[gettext(REGISTRY[name].label) for name in tiebreaks if not REGISTRY[name].shown],
         rows=[
             Row(
                 rank=row["rank"],

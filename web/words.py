@@ -22,6 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
+from engine import state as game_state
+
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 OUTCOMES = {
@@ -36,6 +40,31 @@ OUTCOMES = {
     "tie": "{knocker} knocked and tied",
     "void": "void",
 }
+
+
+# A game's status (engine.state.STATUSES) as every page says it: the public pages' badges,
+# the desk's round control, the replay and play pages ("The game is …"). "" is a table
+# whose game is not opened yet.
+GAME_STATUS_WORDS = {
+    "": gettext_lazy("not started"),
+    game_state.AWAITING_DEAL: gettext_lazy("between hands"),
+    game_state.PLAYING: gettext_lazy("being played"),
+    # a physical showdown waits for the revealed hands (or the hand's result)
+    game_state.SHOWDOWN: gettext_lazy("awaiting the result"),
+    game_state.AWAITING_REENTRY: gettext_lazy("waiting for a re-entry decision"),
+    game_state.FINISHED: gettext_lazy("finished"),
+    game_state.ABANDONED: gettext_lazy("abandoned"),
+}
+
+
+def game_status_text(status: str) -> str:
+    """A game's status in words, in the reader's language.
+
+    >>> game_status_text("awaiting_deal"), game_status_text("")
+    ('between hands', 'not started')
+    """
+    words = GAME_STATUS_WORDS.get(status)
+    return str(words) if words is not None else status.replace("_", " ")
 
 
 def card_text(code: Any) -> str:

@@ -24,7 +24,7 @@ Effects, in every scheme:
   tournament scores; the row's ``replaced`` counts it, so a director can see it and
   adjust.
 - **bots** seated at a digital table are opponents for places and the match share, but
-  have no row and do not count for ``buchholz``/``sonneborn_berger``.
+  have no row and do not count for the tiebreaks that read opponents' points.
 - **league season** (``kind == "league"``): cumulative over its rounds (club nights);
   players with fewer than ``min_games`` games played are listed after the qualified
   ones, unranked (``rank`` null, ``qualified`` false).
@@ -231,21 +231,21 @@ def _json(value: Any) -> Any:
 
 def rank(settings: Settings, recs: Mapping[int, Record]) -> list[dict[str, Any]]:
     """The ranked rows: by points, then the tiebreaks in order, each splitting only the
-    players still level; players level on all share a rank (``1, 1, 3``). A row's
-    ``head_to_head`` is the value it had when applied (among the players then level),
-    or null when the player was separated before it."""
+    players still level; players level on all share a rank (``1, 1, 3``). A row's value
+    of a tiebreak that uses the tied group is the value it had when applied (among the
+    players then level), or null when the player was separated before it."""
     names = settings.tiebreaks
     values: dict[tuple[str, int], Any] = {}
-
-    applied: dict[int, Any] = {}  # head_to_head as it was applied, by player
+    applied: dict[tuple[str, int], Any] = {}  # a tied-group tiebreak's value as applied
 
     def value(name: str, player: int, tied: frozenset[int]) -> Any:
-        if name == "head_to_head":
-            applied[player] = REGISTRY[name].function(recs, player, tied, settings.seed)
-            return applied[player]
+        tiebreak = REGISTRY[name]
+        if tiebreak.uses_tied_group:
+            applied[name, player] = tiebreak.function(recs, player, tied, settings.seed)
+            return applied[name, player]
         key = (name, player)
         if key not in values:
-            values[key] = REGISTRY[name].function(recs, player, tied, settings.seed)
+            values[key] = tiebreak.function(recs, player, tied, settings.seed)
         return values[key]
 
     def sort_key(name: str, v: Any) -> tuple[int, Any]:
@@ -280,8 +280,12 @@ def rank(settings: Settings, recs: Mapping[int, Record]) -> list[dict[str, Any]]
                 r = recs[player]
                 tb: dict[str, Any] = {}
                 for name in names:
-                    v = applied.get(player) if name == "head_to_head" else value(name, player, frozenset())
-                    tb[name] = str(v) if name == "random" else _json(v)
+                    tiebreak = REGISTRY[name]
+                    if tiebreak.uses_tied_group:
+                        v = applied.get((name, player))
+                    else:
+                        v = value(name, player, frozenset())
+                    tb[name] = str(v) if tiebreak.as_text and v is not None else _json(v)
                 rows.append(
                     {
                         "rank": place if ranked else None,

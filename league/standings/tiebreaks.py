@@ -1,9 +1,14 @@
-"""The tiebreak registry: named, pure functions of a player's record.
+"""The tiebreak registry: named, pure functions of a player's record, each with
+everything known about it.
 
 Each tiebreak is ``function(records, player, tied, seed) -> value`` with a direction
 (``higher`` or ``lower`` is better); ``tied`` is the group of players still level
-when it is applied (only ``head_to_head`` looks at it). A player with no value (no
-game played, say) ranks below every player with one.
+when it is applied (a tiebreak that reads it says so: ``uses_tied_group``). A player
+with no value (no game played, say) ranks below every player with one. Its record also
+carries how people see it: the column heading (``abbreviation``) and what it means
+(``label``), English text the web layer words through gettext, and whether the public
+standings show it as a column (``shown``). Nothing outside this module names a
+tiebreak: a new one is one function and one entry below.
 
 - ``points``: the scheme's points (the primary order; useful after ``head_to_head``).
 - ``wins``: games finished first (alone or level on first).
@@ -58,12 +63,32 @@ Value = Fraction | int | None
 Function = Callable[[Mapping[int, Record], int, frozenset[int], str], Value]
 
 
+def gettext_noop(text: str) -> str:
+    """Marks text shown to people for translation (``makemessages`` collects it under
+    this name); returns it unchanged. The web layer words it through gettext when it
+    shows it: this package stays pure Python."""
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Tiebreak:
+    """One tiebreak: its stable ``name`` (stored in a tournament's settings), its pure
+    ``function``, its direction, its column heading and meaning for people (English
+    msgids, worded by the web layer), ``shown`` (a column of the public standings; the
+    seeded draw is not: its number means nothing to a reader), ``uses_tied_group`` (its
+    value depends on the players still level when it is applied, so it is computed per
+    group and a row keeps the value it had then, or null when the player was already
+    apart) and ``as_text`` (its values are written as text: a 64-bit number that a JSON
+    reader would round)."""
+
     name: str
     function: Function
     higher_is_better: bool
-    doc: str
+    abbreviation: str
+    label: str
+    shown: bool = True
+    uses_tied_group: bool = False
+    as_text: bool = False
 
 
 def _points(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
@@ -136,25 +161,52 @@ def _random(records: Mapping[int, Record], player: int, tied: frozenset[int], se
     return random_draw(seed, player)
 
 
+_ = gettext_noop
 REGISTRY: dict[str, Tiebreak] = {
     t.name: t
     for t in (
-        Tiebreak("points", _points, True, "the scheme's points"),
-        Tiebreak("wins", _wins, True, "games finished first (level on first counts)"),
-        Tiebreak("average_placement", _average_placement, False, "mean finishing place; lower is better"),
-        Tiebreak("played", _played, True, "games played to the end"),
-        Tiebreak("buchholz", _buchholz, True, "opponents' average points"),
+        Tiebreak("points", _points, True, _("Pts"), _("the scheme's points")),
+        Tiebreak("wins", _wins, True, _("Wins"), _("games finished first (level on first counts)")),
         Tiebreak(
-            "median_buchholz", _median_buchholz, True, "opponents' average points without the best and worst"
+            "average_placement",
+            _average_placement,
+            False,
+            _("Avg place"),
+            _("mean finishing place; lower is better"),
+        ),
+        Tiebreak("played", _played, True, _("Played"), _("games played to the end")),
+        Tiebreak("buchholz", _buchholz, True, _("Buchholz"), _("opponents' average points")),
+        Tiebreak(
+            "median_buchholz",
+            _median_buchholz,
+            True,
+            _("Med. Buchholz"),
+            _("opponents' average points without the best and worst"),
         ),
         Tiebreak(
             "sonneborn_berger",
             _sonneborn_berger,
             True,
-            "opponents' points weighted by the score against them",
+            _("S-B"),
+            _("opponents' points weighted by the score against them"),
         ),
-        Tiebreak("head_to_head", _head_to_head, True, "score against the other tied players"),
-        Tiebreak("random", _random, True, "a draw reproducible from the tournament seed"),
+        Tiebreak(
+            "head_to_head",
+            _head_to_head,
+            True,
+            _("H2H"),
+            _("score against the other tied players"),
+            uses_tied_group=True,
+        ),
+        Tiebreak(
+            "random",
+            _random,
+            True,
+            _("Draw"),
+            _("a draw reproducible from the tournament seed"),
+            shown=False,
+            as_text=True,
+        ),
     )
 }
 

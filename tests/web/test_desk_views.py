@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from django.test import Client
 import engine
 from games import store
 from games.models import Game, GameEvent
-from league import services
+from league import limits, services
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
 from web.models import FormPost
 
@@ -221,6 +222,52 @@ def test_changing_the_preset_without_javascript_first_shows_its_options(club: Cl
     assert response.status_code == 200 and not Tournament.objects.exists()
     assert "now those of gin-rummy" in text(response) and 'value="Winter Open"' in text(response)
     assert re.search(r'name="opt_knock_max_deadwood"[^>]*value="10"', text(response))
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"table_min": "4", "table_max": "3"}, "table_max"),
+        ({"table_max": "6"}, "table_max"),
+        ({"rounds": ""}, "rounds"),
+    ],
+)
+def test_the_form_and_the_services_refuse_settings_with_the_one_check_of_league_limits(
+    club: Club, people: dict[str, Any], director: Client, changes: dict[str, str], field: str
+) -> None:
+    """league.limits.check_table_size and check_rounds_given are the one statement of each
+    rule: the form says what the API says, under the field the check names."""
+    data = form_data(**changes)
+    body = {
+        "name": data["name"],
+        "table_size": {"min": int(data["table_min"]), "max": int(data["table_max"])},
+        "rounds": int(data["rounds"]) if data["rounds"] else None,
+    }
+    with pytest.raises(services.LeagueError) as refused:
+        services.create_tournament(club, body, people["director"])
+    said = refused.value.message
+    page = director.post("/clubs/riverside/tournaments/new", data)
+    assert page.status_code == 400
+    assert field_errors(text(page), field) == escape(said[0].upper() + said[1:] + ".")
+    assert not Tournament.objects.exists()
+
+
+def test_the_desk_s_text_fields_take_their_lengths_from_league_limits(
+    checked_in: Tournament, people: dict[str, Any], director: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "REASON_LENGTH", 321)
+    monkeypatch.setattr(limits, "PLAYER_NAME_LENGTH", 77)
+    round_ = services.generate_round(checked_in, people["director"])
+    services.publish_round(round_, people["director"])
+    desk = text(director.get(f"/tournaments/{checked_in.pk}/desk"))
+    assert re.search(r'name="force_reason" required maxlength="321"', desk)
+    assert re.search(r'id="add-name" [^>]*maxlength="77"', desk)
+    table = round_.tables.get(number=1)
+    corrections = text(director.get(f"/tournaments/{checked_in.pk}/desk/tables/{table.pk}"))
+    reasons = re.findall(r'name="reason" required maxlength="(\d+)"', corrections)
+    assert reasons and set(reasons) == {"321"}
+    assert 'name="name" required maxlength="77"' in corrections
+    assert 'maxlength="500"' not in desk + corrections and 'maxlength="80"' not in desk + corrections
 
 
 def test_creating_a_tournament_twice_with_one_form_creates_it_once(club: Club, director: Client) -> None:
@@ -513,7 +560,8 @@ def test_retract_replace_and_abandon(playing: Table, people: dict[str, Any], dir
     ):
         assert words in page
     live = text(director.get(f"/tournaments/{playing.round.tournament_id}/desk/rounds/1/live"))
-    assert "complete (abandoned)" in live
+    # complete, worded as the game's status (web.words.GAME_STATUS_WORDS)
+    assert 'data-status="complete">abandoned</span>' in live
     for who in ("scorekeeper", "player", "other"):
         assert (
             client_of(people[who])

@@ -4,6 +4,7 @@ part's conditional requests, the player page and the home page."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ import pytest
 from django.test import Client
 
 from league.models import RatingEntry, Tournament
+from league.standings import REGISTRY
 from tests.support.celery import eager_tasks
 from tests.support.public import Cup, autumn_cup
 
@@ -83,6 +85,21 @@ def test_the_tournament_page_shows_rounds_tables_results_and_standings(client: C
     # The live part polls its own URL.
     assert f'hx-get="/tournaments/{cup.tournament.pk}/live/"' in html
     assert 'hx-trigger="every 2s"' in html
+
+
+def test_the_tiebreak_columns_are_the_registry_s_words_and_flags(
+    client: Client, cup: Cup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Headings, their help and which tiebreaks are columns come from the registry's
+    records (league.standings.tiebreaks), worded through gettext: no page names one."""
+    monkeypatch.setitem(REGISTRY, "wins", dataclasses.replace(REGISTRY["wins"], abbreviation="Firsts"))
+    monkeypatch.setitem(REGISTRY, "random", dataclasses.replace(REGISTRY["random"], shown=True))
+    html = client.get(f"/tournaments/{cup.tournament.pk}/").content.decode()
+    header = html.split('class="data standings"', 1)[1].split("</thead>", 1)[0]
+    assert re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', header)[4:] == [
+        "Firsts", "Avg place", "Buchholz", "H2H", "Draw", "Rating",
+    ]  # fmt: skip
+    assert f'title="Tiebreak: {REGISTRY["wins"].label}">Firsts</th>' in header
 
 
 def test_standings_show_each_players_rating_ordinal(client: Client, cup: Cup) -> None:

@@ -1,4 +1,6 @@
-"""Template tags shared by every page: cards drawn as cards, and form keys."""
+"""Template tags shared by every page: cards drawn as cards, form keys, and the
+league's limits (a field's ``maxlength`` from :mod:`league.limits`, never a number
+written in a template)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from league import limits
 from web.forms import FIELD
 from web.words import SUIT_SYMBOLS
 
@@ -59,3 +62,16 @@ def card_label(code: Any) -> str:
 def form_key() -> SafeString:
     """A hidden field with a key drawn for this rendering of the form."""
     return format_html('<input type="hidden" name="{}" value="{}">', FIELD, uuid.uuid4().hex)
+
+
+# The limits a template may name (the lengths of the text a form takes): the name of
+# each in league.limits, read when a page is rendered.
+TEMPLATE_LIMITS = {"reason": "REASON_LENGTH", "player_name": "PLAYER_NAME_LENGTH"}
+
+
+@register.simple_tag
+def limit(name: str) -> int:
+    """A limit of league.limits by its name here (``{% limit "reason" %}`` → 500); an
+    unknown name is a mistake in the template, so it fails the render."""
+    value: int = getattr(limits, TEMPLATE_LIMITS[name])
+    return value

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 import engine
 from config.api_errors import ApiError
+from engine import GameState
 from engine.errors import EngineError
 from games import selectors as game_selectors
 from games import services as game_services
@@ -38,13 +39,12 @@ from league import clock, limits, services
 from league.limits import LATE_FIELDS
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
 from league.results import finished_tournaments
-from league.seating import table_sizes
-from league.selectors import visible_tournaments
+from league.selectors import RoundTable, round_tables, visible_tournaments
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.once import Outcome, once
 from web.roles import has_role, require_director
-from web.words import points_text, score_text, seat_name
+from web.words import game_status_text, points_text, score_text, seat_name
 
 Action = Callable[[], Outcome]
 
@@ -228,7 +228,7 @@ class SeatRow:
 
 @dataclass
 class TableRow:
-    table: Table
+    table: RoundTable
     seats: list[SeatRow]
     notes: list[str]
     status: str = ""
@@ -239,40 +239,41 @@ class TableRow:
     game_url: str = ""
 
 
-def _seat_rows(table: Table) -> list[SeatRow]:
+def _seat_rows(table: RoundTable) -> list[SeatRow]:
     return [
-        SeatRow(s.player_id, s.player.name if s.player is not None else f"{s.bot} bot", s.bot)
-        for s in table.seats.all()
+        SeatRow(seat.player_id, seat.name if seat.player_id is not None else f"{seat.bot} bot", seat.bot)
+        for seat in table.seats
     ]
 
 
-LIVE_LABELS = {"playing": "playing", "result": "awaiting the result", "complete": "complete"}
-
-
-def live_status(game: Game | None) -> tuple[str, str, int, list[str]]:
-    """A table's status (playing, awaiting the result, complete), its hand number and
-    its running scores, from the game's public view (no card is read)."""
-    if game is None:
-        return "playing", "not opened", 0, []
-    state = store.load_state(game)
+def live_status(state: GameState | None) -> tuple[str, str, int, list[str]]:
+    """A table's progress (playing, result: waiting for it, complete), its game's status
+    in words, its hand number and its running scores, from the game's public view (no
+    card is read). ``state``: the table's game, None before it is opened."""
+    if state is None:
+        return "playing", game_status_text(""), 0, []
     public = engine.view(state, None)
     scores = [score_text(s) for s in public.scores]
+    label = game_status_text(state.status)
     if state.status in game_services.FINAL_STATUSES:
-        label = "complete" if state.status == "finished" else "complete (abandoned)"
         return "complete", label, public.hand_number, scores
     if state.status == "showdown":
         # a physical showdown waits for the revealed hands (or the hand's result)
-        return "result", LIVE_LABELS["result"], public.hand_number, scores
-    return "playing", LIVE_LABELS["playing"], public.hand_number, scores
+        return "result", label, public.hand_number, scores
+    return "playing", label, public.hand_number, scores
 
 
 def _table_rows(round_: Round, *, live: bool) -> list[TableRow]:
+    """The round's tables (:func:`league.selectors.round_tables`) and, ``live``, each
+    game's progress from its cached state: a fixed number of queries."""
+    tables = round_tables([round_.pk])[round_.pk]
+    games = [t.game_id for t in tables if t.game_id is not None]
+    states = game_selectors.current_states(games) if live else {}
     rows = []
-    tables = round_.tables.select_related("game").prefetch_related("seats__player").order_by("number")
     for table in tables:
         row = TableRow(table, _seat_rows(table), list(table.notes))
         if live and table.game_id is not None:
-            row.status, row.label, row.hand, row.scores = live_status(table.game)
+            row.status, row.label, row.hand, row.scores = live_status(states.get(table.game_id))
             row.record_url = reverse("table-record", args=[table.pk])
             row.game_url = reverse("game-page", args=[table.game_id])
         rows.append(row)
@@ -314,9 +315,10 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "exports": _exports(tournament),
     }
     if draft is not None:
-        seated = {s.player_id for t in draft.tables.all() for s in t.seats.all()}
+        draft_tables = _table_rows(draft, live=False)
+        seated = {seat.player_id for row in draft_tables for seat in row.seats}
         context.update(
-            draft_tables=_table_rows(draft, live=False),
+            draft_tables=draft_tables,
             draft_byes=_names(list(draft.byes)),
             departs=services.departs_from_generated(draft),
             pick=pick if pick in seated or pick in draft.byes else None,
@@ -492,27 +494,13 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
         for blocker in services.round_blockers(tournament):
             if not (blocker.overridable and reason):
                 raise ApiError(blocker.code, blocker.advice, blocker.status)
-        manual = manual_start(tournament) if tournament.seating == "manual" else None
+        manual = services.manual_start(tournament)  # None unless the director seats by hand
         round_ = services.generate_round(tournament, request.user, force_reason=reason, manual=manual)
-        sizes = "+".join(str(t.seats.count()) for t in round_.tables.order_by("number"))
+        sizes = "+".join(str(len(t.seats)) for t in round_tables([round_.pk])[round_.pk])
         byes = f", {len(round_.byes)} bye{'s' if len(round_.byes) != 1 else ''}" if round_.byes else ""
         return Outcome(back, f"Round {round_.number} generated as a draft: tables of {sizes}{byes}.")
 
     return _act(request, "generate", make, back)
-
-
-def manual_start(tournament: Tournament) -> dict[str, list[Any]]:
-    """A manual tournament's starting seating for the desk: the checked-in players in
-    registration order, at tables of the tournament's sizes (the rest sit out); the
-    director then swaps and moves them as they want before publishing."""
-    number = tournament.round_set.count() + 1
-    active = [r.player_id for r in services.active_registrations(tournament, number)]
-    sizes, _ = table_sizes(len(active), services.smallest_table(tournament), tournament.table_max)
-    tables, start = [], 0
-    for size in sizes:
-        tables.append(active[start : start + size])
-        start += size
-    return {"tables": tables, "byes": active[start:]}
 
 
 def _draft(tournament: Tournament, number: int) -> Round:
@@ -722,7 +710,7 @@ def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
 
 def _table_context(tournament: Tournament, table: Table) -> dict[str, Any]:
     assert table.game is not None
-    status, label, hand, scores = live_status(table.game)
+    status, label, hand, scores = live_status(store.load_state(table.game))
     return {
         "tournament": tournament,
         "club": tournament.club,

@@ -19,16 +19,7 @@ from games.models import Game
 from games.redaction import live_hand, redact_events
 from games.services import FINAL_STATUSES
 from web import replay
-from web.words import describe
-
-STATUS_TEXT = {
-    "awaiting_deal": "waiting for the deal",
-    "playing": "being played",
-    "showdown": "at the showdown",
-    "awaiting_reentry": "waiting for a re-entry decision",
-    "finished": "finished",
-    "abandoned": "abandoned",
-}
+from web.words import describe, game_status_text
 
 
 @dataclass
@@ -141,7 +132,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         and game.mode == "digital"
         and built.final.status not in FINAL_STATUSES,
         "preset": state.ruleset.preset,
-        "status_text": STATUS_TEXT.get(built.final.status, built.final.status),
+        "status_text": game_status_text(built.final.status),
     }
     return render(request, "games/replay.html", context)
 

@@ -30,7 +30,8 @@ from games.models import Game, Mode, Source
 from games.redaction import live_hand
 from web import replay
 from web.forms import posted_key
-from web.views.games import STATUS_TEXT, game_or_404
+from web.views.games import game_or_404
+from web.words import game_status_text
 
 # How often the page asks for news while others are to move.
 POLL_EVERY = "1s"
@@ -153,7 +154,7 @@ def parse_move(move: str, seat: int) -> engine.Command | None:
 
 def _status_line(view: engine.View, seat: int, names: list[str], actions: Actions) -> str:
     if view.status in services.FINAL_STATUSES:
-        return f"The game is {STATUS_TEXT[view.status]}."
+        return f"The game is {game_status_text(view.status)}."
     if view.to_move == seat:
         if view.status == "awaiting_reentry":
             return "Your score has reached the limit: re-enter, or stay out."
@@ -167,7 +168,7 @@ def _status_line(view: engine.View, seat: int, names: list[str], actions: Action
             )
     if view.to_move is not None:
         return f"Waiting for {names[view.to_move]}…"
-    return f"The game is {STATUS_TEXT.get(view.status, view.status)}."
+    return f"The game is {game_status_text(view.status)}."
 
 
 def play_context(game: Game, seat: int, state: GameState, *, error: str | None = None) -> dict[str, Any]:

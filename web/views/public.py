@@ -34,10 +34,10 @@ from web.public_reads import (
     player_record,
     public_tournament,
     running_tournaments,
-    status_words,
     tournament_rounds,
 )
 from web.rating_chart import rating_chart
+from web.words import game_status_text
 
 POLL_SECONDS = 2
 
@@ -51,7 +51,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "clubs": clubs_with_player_counts(),
             "presets": sorted(PRESETS),
-            "games": [{**game, "status_text": status_words(game["status"])} for game in recent_games(10)],
+            "games": [{**game, "status_text": game_status_text(game["status"])} for game in recent_games(10)],
             "running": [(t, public_standings.leaders(t)) for t in running],
         },
     )

@@ -1,0 +1,166 @@
+"""Editing a draft round: swap two players, move one, or replace the whole seating;
+the edited seating is validated like a generated one and its changed tables' notes
+written again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from league.locks import round_for_update
+from league.models import Round
+from league.seating import PlayerId, Request, Seating, SeatingError, validate
+from league.seating import Table as SeatingTable
+from league.seating.base import meetings
+from league.services.checks import _edit_reason, _seating_error
+from league.services.errors import LeagueError
+from league.services.rounds import _write_tables, current_seating
+
+
+def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
+    """Edit a draft: ``{"swap": [a, b]}`` exchanges two players (seated or with a bye);
+    ``{"move": {"player": p, "table": n, "position": i}}`` moves one to table ``n``
+    (``"table": null`` gives a bye); ``{"tables": [[ids]], "byes": [ids]}`` replaces the
+    whole seating (reorders seats). ``edit_reason`` records why the round departs from
+    the generated seating — required to publish it then. The result is validated like
+    any seating, and the notes of the tables that changed are written again."""
+    operations = [key for key in ("swap", "move", "tables") if key in edits]
+    unknown = sorted(set(edits) - {"swap", "move", "tables", "byes", "edit_reason"})
+    if unknown:
+        raise LeagueError("invalid_request", f"unknown edit {', '.join(unknown)}")
+    if len(operations) > 1:
+        raise LeagueError("invalid_request", "one edit at a time: swap, move or tables")
+    with transaction.atomic():
+        round_ = round_for_update(round_.pk)
+        if round_.status != Round.Status.DRAFT:
+            raise LeagueError(
+                "round_not_draft", f"round {round_.number} is {round_.status}: only drafts change", 409
+            )
+        current = current_seating(round_)
+        tables = [list(t.seats) for t in current.tables]
+        byes = list(current.byes)
+        request = Request.from_dict(round_.request)
+        name = request.name
+        change = ""
+        if "swap" in edits:
+            a, b = _player_ids(edits["swap"], "swap", 2)
+            _swap(tables, byes, a, b)
+            change = f"swapped {name(a)} and {name(b)}"
+        elif "move" in edits:
+            tables, byes, change = _move(tables, byes, edits["move"], request)
+        elif "tables" in edits:
+            tables = [_player_ids(t, "a table") for t in _list(edits["tables"], "tables")]
+            byes = _player_ids(edits.get("byes", []), "byes")
+            change = "seating replaced by the director"
+        elif "byes" in edits:
+            raise LeagueError("invalid_request", '"byes" goes with "tables"')
+        # players the method left out of the round (knocked out) stay out
+        placed = {p for t in tables for p in t} | set(byes)
+        out = tuple(p for p in Seating.from_dict(round_.generated).out if p not in placed)
+        edited = Seating(round_.method, tuple(SeatingTable(tuple(t)) for t in tables), tuple(byes), out=out)
+        try:
+            validate(edited, request)
+        except SeatingError as exc:
+            raise _seating_error(exc) from None
+        if "edit_reason" in edits:
+            round_.edit_reason = _edit_reason(edits["edit_reason"])
+        if change:
+            generated = Seating.from_dict(round_.generated)
+            old = {tuple(t.seats): list(t.notes) for t in generated.tables}
+            old.update({tuple(t.seats): list(t.notes) for t in current.tables})
+            met = meetings(request.history)
+            rows = []
+            for seats in tables:
+                key = tuple(seats)
+                rows.append((seats, old[key] if key in old else _edited_notes(seats, met, name)))
+            _write_tables(round_, rows)
+            round_.byes = byes
+            had_bye = set(current.byes)
+            round_.notes = [
+                # a bye note stays while its player still has the bye
+                *(
+                    n
+                    for n in round_.notes
+                    if not n.startswith("bye: ") or _bye_note_kept(n, byes, had_bye, name)
+                ),
+                *(f"bye: {name(p)} (given by the director)" for p in byes if p not in had_bye),
+                f"edited: {change}",
+            ]
+        round_.save()
+        return round_
+
+
+def _bye_note_kept(note: str, byes: Sequence[PlayerId], had_bye: set[PlayerId], name: Any) -> bool:
+    return any(p in had_bye and note.startswith(f"bye: {name(p)} ") for p in byes)
+
+
+def _edited_notes(seats: Sequence[PlayerId], met: Mapping[tuple[int, int], int], name: Any) -> list[str]:
+    notes = ["edited by the director", f"{name(seats[0])} deals first"] if seats else []
+    for i, a in enumerate(seats):
+        for b in seats[i + 1 :]:
+            times = met.get((min(a, b), max(a, b)), 0)
+            if times:
+                plural = "s" if times > 1 else ""
+                notes.append(f"repeat meeting {name(a)}\N{EN DASH}{name(b)} (met {times} time{plural})")
+    return notes
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise LeagueError("invalid_request", f"{what} must be a list")
+    return value
+
+
+def _player_ids(value: Any, what: str, count: int | None = None) -> list[PlayerId]:
+    ids = _list(value, what)
+    if any(not isinstance(p, int) or isinstance(p, bool) for p in ids) or (count and len(ids) != count):
+        need = f"{count} player ids" if count else "player ids"
+        raise LeagueError("invalid_request", f"{what} must be {need}")
+    return list(ids)
+
+
+def _where(
+    tables: list[list[PlayerId]], byes: list[PlayerId], player: PlayerId
+) -> tuple[list[PlayerId], int]:
+    for table in tables:
+        if player in table:
+            return table, table.index(player)
+    if player in byes:
+        return byes, byes.index(player)
+    raise LeagueError("invalid_request", f"player {player} is not in this round")
+
+
+def _swap(tables: list[list[PlayerId]], byes: list[PlayerId], a: PlayerId, b: PlayerId) -> None:
+    if a == b:
+        raise LeagueError("invalid_request", "swap needs two different players")
+    first, i = _where(tables, byes, a)
+    second, j = _where(tables, byes, b)
+    first[i], second[j] = b, a
+
+
+def _move(
+    tables: list[list[PlayerId]], byes: list[PlayerId], move: Any, request: Request
+) -> tuple[list[list[PlayerId]], list[PlayerId], str]:
+    if not isinstance(move, Mapping) or "player" not in move or "table" not in move:
+        raise LeagueError("invalid_request", 'move needs {"player": id, "table": number or null}')
+    (player,) = _player_ids([move["player"]], "move.player")
+    source, index = _where(tables, byes, player)
+    del source[index]
+    target_number = move["table"]
+    if target_number is None:
+        byes.append(player)
+        where = "a bye"
+    else:
+        (target_number,) = _player_ids([target_number], "move.table")
+        if not 1 <= target_number <= len(tables):
+            raise LeagueError("invalid_request", f"there is no table {target_number} in this round")
+        target = tables[target_number - 1]
+        position = move.get("position", len(target))
+        if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(target):
+            raise LeagueError("invalid_request", f"position must be from 0 to {len(target)}")
+        target.insert(position, player)
+        where = f"table {target_number}"
+    # a table left empty disappears; the others keep their order
+    return [t for t in tables if t], byes, f"moved {request.name(player)} to {where}"
