@@ -16,6 +16,8 @@ import unicodedata
 from fractions import Fraction
 from typing import Any
 
+from core import DomainError
+
 # --- tables, rounds, players ----------------------------------------------------------------
 
 MIN_TABLE_SEATS = 2
@@ -64,13 +66,12 @@ STANDINGS_FIELDS = ("scoring", "placement_points", "tiebreaks", "bye_points", "m
 LATE_FIELDS = frozenset({"name", "rounds", "status", *STANDINGS_FIELDS})
 
 
-class OutOfLimits(ValueError):
-    """A value outside its documented range: ``code`` is stable, ``message`` for people."""
+class OutOfLimits(DomainError):
+    """A value outside its documented range: ``code`` is stable, ``message`` for people,
+    ``field`` the input it concerns (the name the check was given)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+        super().__init__(code, message, field=field)
 
 
 # --- checks ---------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ class OutOfLimits(ValueError):
 def whole(value: Any, what: str, low: int, high: int, code: str = "invalid_request") -> int:
     """``value`` when it is a whole number (not a bool) from ``low`` to ``high``."""
     if type(value) is not int or not low <= value <= high:
-        raise OutOfLimits(code, f"{what} must be a whole number from {low} to {high}")
+        raise OutOfLimits(code, f"{what} must be a whole number from {low} to {high}", field=what)
     return value
 
 
@@ -96,23 +97,25 @@ def clean_text(value: Any, what: str, limit: int, *, lines: bool = False, requir
     text, stripped, 1 to ``limit`` characters (0 allowed unless ``required``), with no
     control character; ``lines`` lets a reason keep its line breaks and tabs."""
     if not isinstance(value, str):
-        raise OutOfLimits("invalid_request", f"{what} must be text")
+        raise OutOfLimits("invalid_request", f"{what} must be text", field=what)
     text = value.strip()
     if any(_refused_character(char, lines) for char in text):
-        raise OutOfLimits("invalid_request", f"{what} may not contain control characters")
+        raise OutOfLimits("invalid_request", f"{what} may not contain control characters", field=what)
     if len(text) > limit or (required and not text):
         low = 1 if required else 0
-        raise OutOfLimits("invalid_request", f"{what} must be {low} to {limit} characters")
+        raise OutOfLimits("invalid_request", f"{what} must be {low} to {limit} characters", field=what)
     return text
 
 
 def seating_params(value: Any) -> dict[str, int]:
     """A seating method's parameters: an object of the known names, each in its range."""
     if not isinstance(value, dict):
-        raise OutOfLimits("invalid_request", "seating_params must be an object")
+        raise OutOfLimits("invalid_request", "seating_params must be an object", field="seating_params")
     unknown = sorted(str(key)[:40] for key in value if key not in SEATING_PARAMS)
     if unknown:
-        raise OutOfLimits("invalid_request", f"unknown seating parameter {', '.join(unknown)}")
+        raise OutOfLimits(
+            "invalid_request", f"unknown seating parameter {', '.join(unknown)}", field="seating_params"
+        )
     return {name: whole(value[name], f"seating_params.{name}", *SEATING_PARAMS[name]) for name in value}
 
 
@@ -124,6 +127,7 @@ def stake(value: Any) -> Fraction:
     refused = OutOfLimits(
         "invalid_request",
         f'stake must be "n" or "n/d" from 0 to {MAX_STAKE}, d from 1 to {STAKE_DENOMINATOR}',
+        field="stake",
     )
     if not isinstance(value, str) or not _STAKE_TEXT.match(value):
         raise refused
@@ -139,7 +143,7 @@ def stake(value: Any) -> Fraction:
 _POINTS_TEXT = re.compile(rf"^-?[0-9]+(?:\.[0-9]{{1,{POINTS_DECIMALS}}}|/[0-9]+)?$")
 
 
-def points(value: Any, what: str, code: str) -> Fraction:
+def points(value: Any, what: str, code: str, *, field: str | None = None) -> Fraction:
     """A points value as an exact fraction: a whole number (JSON or text), a decimal (text
     or a JSON number with at most POINTS_DECIMALS places) or a fraction ``"n/d"``, within
     ±POINTS_LIMIT and with a denominator of at most POINTS_DENOMINATOR. Never converts
@@ -149,6 +153,7 @@ def points(value: Any, what: str, code: str) -> Fraction:
         f"{what} must be a number from -{POINTS_LIMIT} to {POINTS_LIMIT}: whole, a decimal "
         f"with at most {POINTS_DECIMALS} places, or a fraction like 1/2 (denominator at most "
         f"{POINTS_DENOMINATOR})",
+        field=field,
     )
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise refused

@@ -1,7 +1,7 @@
 """The write side of the league: tournaments, registrations and rounds.
 
 Plain functions, each in a transaction, raising :class:`LeagueError` (a stable code, a
-message, an HTTP status) for anything refused; nothing is written then. The seating
+message, a kind; :mod:`league.errors`) for anything refused; nothing is written then. The seating
 itself is computed by the pure package :mod:`league.seating`; this module loads the rows
 into its values (:func:`seating_request`), stores what it returns, and turns a published
 round into games through :mod:`games.services`.
@@ -27,12 +27,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 import engine
-from config.api_errors import ApiError
 from engine.bots import BOTS
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
 from league import limits, projection
+from league.errors import LeagueError as LeagueError  # re-exported: callers catch services.LeagueError
 from league.limits import LATE_FIELDS, MAX_ROUNDS, REASON_LENGTH, STANDINGS_FIELDS
 from league.locks import registration_for_update, round_for_update, tournament_for_update
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
@@ -54,14 +54,6 @@ from league.seating.base import meetings
 from league.standings import StandingsError, check_settings
 
 FINAL_GAME_STATUSES = frozenset(game_services.FINAL_STATUSES)
-
-
-class LeagueError(ApiError):
-    """A league write refused: ``code`` is stable, ``message`` for people; nothing was
-    written. An :class:`~config.api_errors.ApiError`, so the API answers it as it is."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(code, message, status)
 
 
 # --- tournaments ---------------------------------------------------------------------------
