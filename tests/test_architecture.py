@@ -79,7 +79,9 @@ def _modules() -> list[tuple[str, Path]]:
     ],
     ids=["plain", "lazy", "type-checking", "relative", "relative-parent"],
 )
-def test_the_scan_finds_every_form_of_import(source: str, module: str, expected: list[tuple[int, str]]) -> None:
+def test_the_scan_finds_every_form_of_import(
+    source: str, module: str, expected: list[tuple[int, str]]
+) -> None:
     assert imported_modules(source, module) == expected
 
 
@@ -110,3 +112,26 @@ def test_the_scan_sees_every_package_and_the_api_is_imported_by_none_below_it() 
     assert {module.split(".")[0] for module, _ in modules} == PACKAGES
     below_api = [p for p, allowed in MAY_IMPORT.items() if "api" not in allowed and p != "api"]
     assert set(below_api) == PACKAGES - {"api"}
+
+
+# Writing memberships (the demo, the admin) is not reading them.
+MEMBERSHIP_WRITES = ("create", "get_or_create", "bulk_create")
+
+
+def test_league_access_is_the_one_reader_of_memberships() -> None:
+    readers = []
+    for module, path in _modules():
+        if module == "league.access" or ".migrations." in module:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            # Membership.objects.<method>(…)
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "objects"
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id == "Membership"
+                and node.attr not in MEMBERSHIP_WRITES
+            ):
+                readers.append(f"{path.relative_to(ROOT)}:{node.lineno} Membership.objects.{node.attr}")
+    assert readers == []

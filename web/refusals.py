@@ -78,6 +78,7 @@ TITLES: dict[str, Any] = {
     "inconsistent_reveal": gettext_lazy("That hand does not fit what the table has seen."),
     "invalid_meld": gettext_lazy("That meld is not a meld."),
     "invalid_showdown": gettext_lazy("That showdown cannot be scored."),
+    "invalid_hand": gettext_lazy("No deck deals that hand."),
     "not_awaiting_reentry": gettext_lazy("Nobody is deciding on re-entry."),
     "nothing_to_retract": gettext_lazy("There is nothing to undo."),
     "retract_partial": gettext_lazy("That entry must be undone together with its scoring."),
@@ -89,7 +90,7 @@ TITLES: dict[str, Any] = {
     "not_found": gettext_lazy("There is no such page."),
     "permission_denied": gettext_lazy("You may not do that here."),
     "recorder_only": gettext_lazy(
-        "Only the game's owner and its club's directors and scorekeepers may record it."
+        "Only the club's directors and scorekeepers, and the game's owner, may record it."
     ),
     "not_your_seat": gettext_lazy("You may only play your own seat."),
     "dealt_by_system": gettext_lazy("Digital games are dealt by the system."),
@@ -211,24 +212,23 @@ def _inconsistent_reveal(w: _Words) -> str:
     if problem in ("twice", "duplicate"):
         return _("%(card)s is entered twice; one deck holds it once.") % values
     if problem == "size":
-        return _("%(name)s holds %(size)s cards, but %(count)s were entered.") % {
+        return _("%(name)s holds %(size)s cards but %(count)s were revealed.") % {
             **values,
             "size": w.params.get("size"),
             "count": w.params.get("count"),
         }
     if problem == "lacks_known":
         if w.params.get("taken_at_knock"):
-            return (
-                _(
-                    "%(name)s took %(card)s from the discard pile in the turn they knocked, so it cannot be "
-                    "their face-down discard, but the hand entered lacks it."
-                )
-                % values
+            why = _(
+                "it was taken from the discard pile in the turn of the knock, so it is not the "
+                "face-down discard"
             )
-        return (
-            _("%(name)s took %(card)s from the discard pile and has not discarded it, but the hand lacks it.")
-            % values
-        )
+        else:
+            why = _("it was taken from the discard pile and not discarded since, or entered earlier")
+        return _("%(name)s must hold %(card)s (%(why)s), but the hand entered lacks it.") % {
+            **values,
+            "why": why,
+        }
     if problem == "lacks_two":
         first, second = [*list(w.params.get("cards") or ()), "", ""][:2]
         return _(
@@ -241,6 +241,20 @@ def _inconsistent_reveal(w: _Words) -> str:
             _("nobody knocked") if recorded is None else _("%(name)s knocked") % {"name": w.name("recorded")}
         )
         return _("The entries say %(who)s; the result names another knocker.") % {"who": who}
+    return ""
+
+
+def _invalid_hand(w: _Words) -> str:
+    problem = w.params.get("problem")
+    if problem == "joker":
+        if w.params.get("jokers"):
+            text = _("%(card)s is not in play: this rule set uses only one joker.")
+        else:
+            text = _("%(card)s is not in play: this rule set uses no jokers.")
+        text = text % {"card": w.card()}
+        return text[:1].upper() + text[1:]
+    if problem == "duplicate":
+        return _("%(card)s is entered twice; one deck holds it once.") % {"card": w.card()}
     return ""
 
 
@@ -315,6 +329,7 @@ DETAILS: dict[str, Callable[[_Words], str]] = {
     "card_not_in_hand": _card_not_in_hand,
     "card_unavailable": _card_unavailable,
     "inconsistent_reveal": _inconsistent_reveal,
+    "invalid_hand": _invalid_hand,
     "deadwood_too_high_to_knock": _deadwood_too_high,
     "invalid_seat": _invalid_seat,
     "invalid_card": _invalid_card,

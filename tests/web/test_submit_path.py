@@ -68,7 +68,9 @@ def test_the_desk_the_api_and_the_play_page_go_the_same_way(
 ) -> None:
     desk = f"/tournaments/{night.tournament.pk}/desk/tables/{night.table.pk}"
     fields = {"kind": "adjust", "seat": "1", "points": "-5", "reason": "slow play", "confirmed": "yes"}
-    corrected = signed_in(night.director).post(desk, {**fields, "version": "1", "idempotency_key": "desk-adj-1"})
+    corrected = signed_in(night.director).post(
+        desk, {**fields, "version": "1", "idempotency_key": "desk-adj-1"}
+    )
     assert corrected.status_code == 302
     api = client_for(night.scorekeeper).post(
         f"/api/v1/games/{night.game.pk}/commands",
@@ -86,14 +88,20 @@ def test_submit_as_refuses_before_anything_is_decided(night: Night, make_user: A
     stranger = make_user("stan")
     command = {"type": "DealHand", "upcard": "7H"}
     with pytest.raises(DomainError) as refused:
-        services.submit_as(stranger, night.game.pk, command, expected_version=1, idempotency_key=None, source="web")
+        services.submit_as(
+            stranger, night.game.pk, command, expected_version=1, idempotency_key=None, source="web"
+        )
     assert (refused.value.code, refused.value.kind) == ("permission_denied", Kind.FORBIDDEN)
     with pytest.raises(DomainError) as missing:
-        services.submit_as(night.director, 10**9, command, expected_version=1, idempotency_key=None, source="web")
+        services.submit_as(
+            night.director, 10**9, command, expected_version=1, idempotency_key=None, source="web"
+        )
     assert (missing.value.code, missing.value.kind) == ("not_found", Kind.NOT_FOUND)
     theirs = access.access_for(night.director, night.game, for_action="read")
     with pytest.raises(ValueError, match="another user's"):
-        services.submit_as(night.scorekeeper, theirs, command, expected_version=1, idempotency_key=None, source="web")
+        services.submit_as(
+            night.scorekeeper, theirs, command, expected_version=1, idempotency_key=None, source="web"
+        )
     assert GameEvent.objects.filter(game=night.game).count() == 1  # only the game's start
 
 
@@ -103,7 +111,11 @@ def test_submit_as_refuses_before_anything_is_decided(night: Night, make_user: A
 def _record(night: Night, user: Any, **fields: str) -> Any:
     version = str(Game.objects.get(pk=night.game.pk).version)
     key = f"form-{len(fields)}-{sorted(fields.items())!s:.40}".replace(" ", "")
-    data = {"version": version, "idempotency_key": re.sub(r"[^A-Za-z0-9_]", "", key)[:90] or "k" * 10, **fields}
+    data = {
+        "version": version,
+        "idempotency_key": re.sub(r"[^A-Za-z0-9_]", "", key)[:90] or "k" * 10,
+        **fields,
+    }
     return signed_in(user).post(night.url, data)
 
 
@@ -115,11 +127,17 @@ def test_a_card_entered_in_two_hands_is_refused_without_a_seat_number(night: Nig
         night.scorekeeper,
         action="result_hands",
         knocker="0",
-        **{"hands-0": "as 2s 3s 4s 5s 6s 7s", "hands-1": "ah 2h 3h 4h 5h 6h 7h", "hands-2": "as kd qd jd td 9d 8d"},
+        **{
+            "hands-0": "as 2s 3s 4s 5s 6s 7s",
+            "hands-1": "ah 2h 3h 4h 5h 6h 7h",
+            "hands-2": "as kd qd jd td 9d 8d",
+        },
     )
     assert refused.status_code == 400
     text = visible_text(refused.content.decode())
-    assert "That hand does not fit what the table has seen. A♠ is entered twice; one deck holds it once." in text
+    assert (
+        "That hand does not fit what the table has seen. A♠ is entered twice; one deck holds it once." in text
+    )
     assert not re.search(r"\bseats? \d", text)
 
 
@@ -132,7 +150,10 @@ def test_refusals_name_the_players() -> None:
         "seat 1 cannot hold QS: it is in seat 2's hand",
         params={"seat": 1, "card": "QS", "place": "hand", "holder": 2},
     )
-    assert words(seen, names) == "That player cannot be holding that card. Bo cannot hold Q♠: it is in Cy's hand."
+    assert (
+        words(seen, names)
+        == "That player cannot be holding that card. Bo cannot hold Q♠: it is in Cy's hand."
+    )
     history = {"QS": "was already discarded by Bo in turn 4"}
     assert refusal(seen, names, history).detail == "Q♠ was already discarded by Bo in turn 4."
     # without the names (or with a seat out of range) a player, never a number
