@@ -201,3 +201,36 @@ def test_the_engines_refusals_of_a_recorded_hand_name_no_seat_number() -> None:
         assert not re.search(r"\bseats? \d|\b[0-2]'s\b", text), (error.code, text)
         assert name in text, (error.code, text)
     assert words(refused[-2][0], names).endswith("Cy cannot hold 7♥: it is in Bo's hand.")
+
+
+# --- the desk's form: a refusal under the field it names --------------------------------
+
+
+def test_the_tournament_form_puts_a_service_refusal_under_the_field_it_names() -> None:
+    from league.errors import LeagueError
+    from web.desk_forms import TournamentForm
+
+    data = {
+        "name": "Cup",
+        "kind": "tournament",
+        "preset": "knock-rummy",
+        "options_for": "knock-rummy",
+        "mode": "physical",
+        "table_min": "3",
+        "table_max": "4",
+        "seating": "balanced",
+        "rounds": "4",
+    }
+    for name, value in engine.get_ruleset("knock-rummy").options().items():
+        if name == "cards_dealt":
+            data[f"opt_{name}"] = ", ".join(f"{p}:{c}" for p, c in value.items())
+        elif value is not None and value is not False:
+            data[f"opt_{name}"] = "on" if value is True else str(value)
+    form = TournamentForm(data)
+    assert form.is_valid(), form.errors
+    form.add_service_error(LeagueError("invalid_table_size", "table_size 3-4 is outside 2-3 players"))
+    form.add_service_error(LeagueError("invalid_request", "rounds cannot go below 5", field="rounds"))
+    form.add_service_error(LeagueError("round_in_play", "a round is in play", 409))
+    assert form.errors["table_max"] == ["table_size 3-4 is outside 2-3 players"]
+    assert form.errors["rounds"] == ["rounds cannot go below 5"]
+    assert form.non_field_errors() == ["a round is in play"]
