@@ -234,3 +234,38 @@ def test_the_tournament_form_puts_a_service_refusal_under_the_field_it_names() -
     assert form.errors["table_max"] == ["table_size 3-4 is outside 2-3 players"]
     assert form.errors["rounds"] == ["rounds cannot go below 5"]
     assert form.non_field_errors() == ["a round is in play"]
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "shown"),
+    [
+        (
+            DomainError("permission_denied", "x", kind=Kind.FORBIDDEN, params={"role": "director"}),
+            403,
+            "Only the club&#x27;s directors may open this page.",
+        ),
+        (
+            DomainError("not_found", "there is no tournament 9", kind=Kind.NOT_FOUND),
+            404,
+            "There is no such page.",
+        ),
+        (DomainError("not_authenticated", "sign in", kind=Kind.UNAUTHENTICATED), 302, ""),
+        (DomainError("round_in_play", "a round is in play", kind=Kind.CONFLICT), 400, ""),
+    ],
+    ids=["forbidden", "not-found", "unauthenticated", "conflict"],
+)
+def test_a_refusal_no_page_caught_is_its_page_in_words(
+    error: DomainError, status: int, shown: str, ann: Any
+) -> None:
+    from django.test import RequestFactory
+
+    from web.refusals import RefusalMiddleware
+
+    request = RequestFactory().get("/tournaments/9/desk")
+    request.user = ann
+    response = RefusalMiddleware(lambda r: None).process_exception(request, error)  # type: ignore[arg-type,return-value]
+    assert response is not None and response.status_code == status
+    assert shown in response.content.decode()
+    if status == 302:
+        assert response["Location"].startswith("/login/?next=/tournaments/9/desk")
+    assert RefusalMiddleware(lambda r: None).process_exception(request, ValueError("x")) is None  # type: ignore[arg-type,return-value]
