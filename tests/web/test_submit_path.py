@@ -247,7 +247,7 @@ def test_the_tournament_form_puts_a_service_refusal_under_the_field_it_names() -
         (
             DomainError("not_found", "there is no tournament 9", kind=Kind.NOT_FOUND),
             404,
-            "There is no such page.",
+            "There is nothing at this address.",
         ),
         (DomainError("not_authenticated", "sign in", kind=Kind.UNAUTHENTICATED), 302, ""),
         (DomainError("round_in_play", "a round is in play", kind=Kind.CONFLICT), 400, ""),
