@@ -1,8 +1,11 @@
-"""Django's error views, in the API's error format under ``/api/``.
+"""Django's error views, in the API's error format under ``/api/``, and that format.
 
-Errors raised inside an API view are answered by ``config.api_errors``; these cover
-the rest: a path under ``/api/`` that no route matches, and a 400, 403, 404 or 500
-raised outside DRF (middleware, a non-API view). Other paths keep Django's HTML pages.
+Every error body of the API is :func:`error_body`: ``{"code", "message", "detail", …}``.
+It is declared here, the lowest layer that answers errors, so that ``config`` needs no
+app: errors raised inside an API view are answered by ``api.errors`` (which builds its
+bodies with the same function); these views cover the rest: a path under ``/api/``
+that no route matches, and a 400, 403, 404 or 500 raised outside DRF (middleware, a
+non-API view). Other paths keep Django's HTML pages.
 
 An error the database raised because it cannot answer now (:data:`DATABASE_DOWN`: the
 server is down or restarting, the connection dropped) is a **503** with
@@ -15,14 +18,26 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.views import csrf, defaults
 from django.views.decorators.csrf import csrf_exempt
 
-from config.api_errors import DATABASE_DOWN, RETRY_AFTER, error_body, unavailable_body
-
 API_PREFIX = "/api/"
+
+# The database cannot answer now (down, restarting, the connection lost; on PostgreSQL also
+# a deadlock or serialization failure, which a retry resolves): 503 with Retry-After.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+RETRY_AFTER = 30  # seconds
+
+
+def error_body(code: str, message: str, detail: Any = None, **extra: Any) -> dict[str, Any]:
+    return {"code": code, "message": message, "detail": detail if detail is not None else {}, **extra}
+
+
+def unavailable_body() -> dict[str, Any]:
+    return error_body("service_unavailable", "the service is briefly unavailable; try again shortly")
 
 
 def _is_api(request: HttpRequest) -> bool:

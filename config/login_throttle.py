@@ -26,7 +26,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from config.api_errors import error_body
+from config.error_views import error_body
 
 # (limit, window in seconds): failures for one username from one address, and failures
 # from one address whatever the usernames (a password sprayer moving between accounts).

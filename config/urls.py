@@ -8,11 +8,9 @@ from config.health import healthz
 # No two of these prefixes overlap, so their order only decides how many patterns a
 # request is tried against: the API, which takes nearly every request, comes first.
 # The catch-all under api/ is last: an unknown API path is a JSON 404 even with DEBUG on.
+# The apps' routes are included by name: config imports no app.
 urlpatterns = [
-    path("api/v1/", include("games.urls")),
-    path("api/v1/", include("league.urls")),
-    path("api/v1/", include("league.standings_urls")),
-    path("api/v1/", include("league.archive_urls")),
+    path("api/v1/", include("api.urls")),
     path("", include("web.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

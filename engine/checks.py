@@ -52,9 +52,11 @@ CODES: dict[str, str] = {
 }
 
 
-def fail(message: str, code: str) -> IllegalMove:
+def fail(message: str, code: str, **params: Any) -> IllegalMove:
+    """The refusal ``code``; ``params`` name what the message names (``seat``, ``card``
+    as its code, …) so that a page can word it in its own terms."""
     assert code in CODES, code
-    return IllegalMove(message, code)
+    return IllegalMove(message, code, params=params)
 
 
 def next_dealer(state: GameState) -> int:
@@ -90,5 +92,9 @@ def live(state: GameState) -> None:
 
 def seat_of(state: GameState, seat: Any) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise fail(f"there is no seat {seat!r} (seats 0..{len(state.seats) - 1})", "invalid_seat")
+        raise fail(
+            f"there is no seat {seat!r} (seats 0..{len(state.seats) - 1})",
+            "invalid_seat",
+            seats=len(state.seats),
+        )
     return int(seat)

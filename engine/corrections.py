@@ -69,7 +69,7 @@ def start(command: StartGame) -> list[Event]:
         )
     for i, seat in enumerate(command.seats):
         if not seat.name.strip():
-            raise fail(f"seat {i} needs a name", "invalid_setup")
+            raise fail(f"seat {i} needs a name", "invalid_setup", seat=i)
     return [GameStarted(rs, command.seats, command.mode, command.first_dealer, command.stake)]
 
 
@@ -88,9 +88,9 @@ def reveal(state: GameState, command: RevealHand) -> list[Event]:
     hand = _showdown(state, command)
     seat = seat_of(state, command.seat)
     if seat not in hand.order:
-        raise fail(f"seat {seat} is not playing this hand", "invalid_seat")
+        raise fail(f"seat {seat} is not playing this hand", "invalid_seat", seat=seat)
     if hand.revealed[seat] >= 0:
-        raise fail(f"seat {seat}'s hand has already been revealed", "already_revealed")
+        raise fail(f"seat {seat}'s hand has already been revealed", "already_revealed", seat=seat)
     cards = tuple(command.cards)
     check_reveal(hand, seat, cards, state.ruleset.deck_size)
     if command.melds is not None:
@@ -126,7 +126,9 @@ def reentry(state: GameState, command: DecideReentry) -> list[Event]:
     if state.status != AWAITING_REENTRY:
         raise fail("no re-entry decision is pending", "not_awaiting_reentry")
     if seat != t.pending[0]:
-        raise fail(f"seat {t.pending[0]} decides on re-entry first", "not_your_turn")
+        raise fail(
+            f"seat {t.pending[0]} decides on re-entry first", "not_your_turn", seat=seat, to_move=t.pending[0]
+        )
     if not isinstance(command.reenter, bool):
         raise fail("reenter is true or false", "malformed_command")
     paid = t.pool / 2 if command.reenter else Fraction(0)

@@ -186,14 +186,20 @@ def check_hand(cards: Iterable[Card], ruleset: RuleSet | None) -> int:
             raise InvalidHand(f"not a card: {card!r}")
         bit = _MASKS[card.index]
         if mask & bit:
-            raise InvalidHand(f"duplicate card {card}: a deck holds each card once")
+            raise InvalidHand(
+                f"duplicate card {card}: a deck holds each card once",
+                params={"card": card.code, "problem": "duplicate"},
+            )
         mask |= bit
     if ruleset is not None and mask & JOKER_BITS:
         allowed = ruleset.jokers
         for index in (52, 53):
             if mask >> index & 1 and index - 52 >= allowed:
                 deck = "no jokers" if allowed == 0 else "only one joker (X1)"
-                raise InvalidHand(f"{ALL_CARDS[index]} is not in play: this rule set uses {deck}")
+                raise InvalidHand(
+                    f"{ALL_CARDS[index]} is not in play: this rule set uses {deck}",
+                    params={"card": ALL_CARDS[index].code, "problem": "joker", "jokers": allowed},
+                )
     return mask
 
 

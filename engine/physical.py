@@ -13,6 +13,7 @@ in the turn it knocked is not among them (it may not be thrown back that turn).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from engine.cards import ALL_CARDS, Card, mask_to_cards
 from engine.errors import IllegalMove
@@ -48,31 +49,49 @@ def revealed_knock_card(hand: HandState, seat: int, mask: int) -> int:
     return lacked.bit_length() - 1 if lacked else hand.knock_card
 
 
-def locations(hand: HandState, seat: int) -> dict[int, str]:
+# Where the public can have seen a card: a place's code and the seat it belongs to (None
+# for the table's places). The refusals carry them as ``place`` and ``holder``.
+Place = tuple[str, int | None]
+_PLACE_TEXT = {
+    "turned_over_stock": "the turned-over stock",
+    "discard_pile": "the discard pile",
+    "knock_discard": "seat {holder}'s knock discard",
+    "hand_or_knock_discard": "seat {holder}'s hand or face-down knock discard",
+    "hand": "seat {holder}'s hand",
+    "revealed_hand": "seat {holder}'s revealed hand",
+}
+
+
+def place_text(place: Place) -> str:
+    """The place in the engine's words: ``("hand", 0)`` is "seat 0's hand"."""
+    return _PLACE_TEXT[place[0]].format(holder=place[1])
+
+
+def _seen_at(place: Place) -> dict[str, Any]:
+    return {"place": place[0], "holder": place[1]}
+
+
+def locations(hand: HandState, seat: int) -> dict[int, Place]:
     """Where the public has seen each card it can place, other than in ``seat``'s hand."""
-    where: dict[int, str] = {}
+    where: dict[int, Place] = {}
     for card in hand.stock:
         if card >= 0:
-            where[card] = "the turned-over stock"
+            where[card] = ("turned_over_stock", None)
     for card in hand.pile:
-        where[card] = "the discard pile"
+        where[card] = ("discard_pile", None)
     if hand.knock_card >= 0:
-        where[hand.knock_card] = f"seat {hand.knocker}'s knock discard"
+        where[hand.knock_card] = ("knock_discard", hand.knocker)
     for other, mask in enumerate(hand.hands):
         if other != seat:
             spare = face_down_candidates(hand, other)
             for known in mask_to_cards(mask):
-                where[known.index] = (
-                    f"seat {other}'s hand or face-down knock discard"
-                    if spare >> known.index & 1
-                    else f"seat {other}'s hand"
-                )
+                where[known.index] = ("hand_or_knock_discard" if spare >> known.index & 1 else "hand", other)
     return where
 
 
 def check_in_deck(card: Card, deck_size: int) -> None:
     if card.index >= deck_size:
-        raise IllegalMove(f"{card} is not in this game's deck", "invalid_card")
+        raise IllegalMove(f"{card} is not in this game's deck", "invalid_card", params={"card": card.code})
 
 
 def check_can_part_with(hand: HandState, seat: int, card: Card, deck_size: int) -> None:
@@ -83,11 +102,17 @@ def check_can_part_with(hand: HandState, seat: int, card: Card, deck_size: int) 
         return
     seen = locations(hand, seat).get(card.index)
     if seen is not None:
-        raise IllegalMove(f"seat {seat} cannot hold {card}: it is in {seen}", "card_not_in_hand")
+        raise IllegalMove(
+            f"seat {seat} cannot hold {card}: it is in {place_text(seen)}",
+            "card_not_in_hand",
+            params={"seat": seat, "card": card.code, **_seen_at(seen)},
+        )
     unknown = hand.sizes[seat] - hand.hands[seat].bit_count()
     if unknown <= 0:
         raise IllegalMove(
-            f"every card of seat {seat} is known and {card} is not among them", "card_not_in_hand"
+            f"every card of seat {seat} is known and {card} is not among them",
+            "card_not_in_hand",
+            params={"seat": seat, "card": card.code, "all_known": True},
         )
 
 
@@ -96,7 +121,11 @@ def check_unseen(hand: HandState, card: Card, deck_size: int) -> None:
     check_in_deck(card, deck_size)
     seen = locations(hand, -1).get(card.index)
     if seen is not None:
-        raise IllegalMove(f"{card} cannot come from the stock: it is in {seen}", "card_unavailable")
+        raise IllegalMove(
+            f"{card} cannot come from the stock: it is in {place_text(seen)}",
+            "card_unavailable",
+            params={"card": card.code, **_seen_at(seen)},
+        )
 
 
 def check_reveal(
@@ -117,24 +146,37 @@ def check_reveal(
     for card in cards:
         check_in_deck(card, deck_size)
         if mask >> card.index & 1:
-            raise IllegalMove(f"seat {seat}'s revealed hand shows {card} twice", "inconsistent_reveal")
+            raise IllegalMove(
+                f"seat {seat}'s revealed hand shows {card} twice",
+                "inconsistent_reveal",
+                params={"seat": seat, "card": card.code, "problem": "twice"},
+            )
         mask |= 1 << card.index
     if len(cards) != hand.sizes[seat]:
         raise IllegalMove(
             f"seat {seat} holds {hand.sizes[seat]} cards but {len(cards)} were revealed",
             "inconsistent_reveal",
+            params={"seat": seat, "problem": "size", "size": hand.sizes[seat], "count": len(cards)},
         )
     missing = hand.hands[seat] & ~mask
     spare = face_down_candidates(hand, seat)
     if missing & ~spare:
         card = mask_to_cards(missing & ~spare)[0]
+        taken_at_knock = bool(spare) and card.index == hand.taken
         why = (
             "taken from the discard pile in the turn it knocked, so not its face-down discard"
-            if spare and card.index == hand.taken
+            if taken_at_knock
             else "taken from the discard pile and not discarded since, or entered earlier"
         )
         raise IllegalMove(
-            f"seat {seat} must hold {card} ({why}), but the revealed hand lacks it", "inconsistent_reveal"
+            f"seat {seat} must hold {card} ({why}), but the revealed hand lacks it",
+            "inconsistent_reveal",
+            params={
+                "seat": seat,
+                "card": card.code,
+                "problem": "lacks_known",
+                "taken_at_knock": taken_at_knock,
+            },
         )
     if missing.bit_count() > 1:
         first, second = mask_to_cards(missing)[:2]
@@ -142,16 +184,21 @@ def check_reveal(
             f"seat {seat}'s revealed hand lacks both {first} and {second}, which it was known to hold; "
             f"only one of them can be its face-down knock discard",
             "inconsistent_reveal",
+            params={"seat": seat, "problem": "lacks_two", "cards": [first.code, second.code]},
         )
     where = locations(hand, seat)
     for other, shown in (others or {}).items():
         if other != seat:
             for card in shown:
-                where.setdefault(card.index, f"seat {other}'s revealed hand")
+                where.setdefault(card.index, ("revealed_hand", other))
     for card in cards:
         seen = where.get(card.index)
         if seen is not None:
-            raise IllegalMove(f"seat {seat} cannot hold {card}: it is in {seen}", "inconsistent_reveal")
+            raise IllegalMove(
+                f"seat {seat} cannot hold {card}: it is in {place_text(seen)}",
+                "inconsistent_reveal",
+                params={"seat": seat, "card": card.code, "problem": "seen", **_seen_at(seen)},
+            )
     return mask
 
 

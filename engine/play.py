@@ -63,21 +63,26 @@ def _turn(state: GameState, seat: int) -> HandState:
             f"no hand is being played (the game is {state.status.replace('_', ' ')})", "no_hand_in_play"
         )
     if seat != hand.to_move:
-        raise fail(f"it is seat {hand.to_move}'s turn, not seat {seat}'s", "not_your_turn")
+        raise fail(
+            f"it is seat {hand.to_move}'s turn, not seat {seat}'s",
+            "not_your_turn",
+            seat=seat,
+            to_move=hand.to_move,
+        )
     return hand
 
 
 def _drawing(state: GameState, seat: int) -> HandState:
     hand = _turn(state, seat)
     if hand.phase == DISCARD:
-        raise fail(f"seat {seat} has already drawn this turn; discard or knock", "already_drew")
+        raise fail(f"seat {seat} has already drawn this turn; discard or knock", "already_drew", seat=seat)
     return hand
 
 
 def _discarding(state: GameState, seat: int) -> HandState:
     hand = _turn(state, seat)
     if hand.phase != DISCARD:
-        raise fail(f"seat {seat} must draw before discarding or knocking", "must_draw_first")
+        raise fail(f"seat {seat} must draw before discarding or knocking", "must_draw_first", seat=seat)
     return hand
 
 
@@ -88,10 +93,12 @@ def _parting_with(state: GameState, hand: HandState, seat: int, card: Any) -> Ca
         raise fail(
             f"seat {seat} took {card} from the discard pile this turn and may not discard it",
             "cannot_discard_taken_card",
+            seat=seat,
+            card=card.code,
         )
     if state.mode == DIGITAL:
         if not hand.hands[seat] >> card.index & 1:
-            raise fail(f"seat {seat} does not hold {card}", "card_not_in_hand")
+            raise fail(f"seat {seat} does not hold {card}", "card_not_in_hand", seat=seat, card=card.code)
     else:
         check_can_part_with(hand, seat, card, state.ruleset.deck_size)
     return card
@@ -127,13 +134,13 @@ def _deal(state: GameState, command: DealHand) -> list[Event]:
     seen = {command.upcard}
     for seat, cards in command.hands.items():
         if seat not in order:
-            raise fail(f"seat {seat} is not dealt a hand", "invalid_seat")
+            raise fail(f"seat {seat} is not dealt a hand", "invalid_seat", seat=seat)
         if len(cards) != size:
-            raise fail(f"seat {seat} is dealt {size} cards, not {len(cards)}", "invalid_deal")
+            raise fail(f"seat {seat} is dealt {size} cards, not {len(cards)}", "invalid_deal", seat=seat)
         for card in cards:
             check_in_deck(card, rs.deck_size)
             if card in seen:
-                raise fail(f"{card} is dealt twice (seat {seat})", "invalid_deal")
+                raise fail(f"{card} is dealt twice (seat {seat})", "invalid_deal", seat=seat, card=card.code)
             seen.add(card)
     return [HandDealt(number, dealer, None, command.upcard, dict(command.hands))]
 
@@ -161,7 +168,7 @@ def _draw_stock(state: GameState, command: DrawFromStock) -> list[Event]:
     seat = command.seat
     hand = _drawing(state, seat)
     if hand.phase == OFFER:
-        raise fail(f"seat {seat} must first take or pass the upcard", "upcard_offer_pending")
+        raise fail(f"seat {seat} must first take or pass the upcard", "upcard_offer_pending", seat=seat)
     if drawable(state, hand) <= 0:
         raise fail("the stock is empty", "stock_empty")
     top = hand.stock[0]
@@ -173,7 +180,10 @@ def _draw_stock(state: GameState, command: DrawFromStock) -> list[Event]:
     if top >= 0:
         if card is not None and card.index != top:
             raise fail(
-                f"the turned-over stock's top card is {ALL_CARDS[top]}, not {card}", "card_unavailable"
+                f"the turned-over stock's top card is {ALL_CARDS[top]}, not {card}",
+                "card_unavailable",
+                card=card.code,
+                top=ALL_CARDS[top].code,
             )
         card = ALL_CARDS[top]
     elif card is not None:
@@ -241,7 +251,12 @@ def _knock(state: GameState, command: Knock) -> list[Event]:
         problem = knock_problem(state, hand, seat, card, command.lay_down)
         if problem == "laydown_not_all_melded":
             left = deadwood(mask_to_cards(hand.hands[seat]), rs)
-            raise fail(f"seat {seat} cannot lay down without discarding: {left} deadwood unmelded", problem)
+            raise fail(
+                f"seat {seat} cannot lay down without discarding: {left} deadwood unmelded",
+                problem,
+                seat=seat,
+                deadwood=left,
+            )
         if problem:
             assert card is not None
             left = deadwood(mask_to_cards(hand.hands[seat] & ~(1 << card.index)), rs)
@@ -249,6 +264,10 @@ def _knock(state: GameState, command: Knock) -> list[Event]:
                 f"seat {seat} would keep {left} deadwood after discarding {card}; {rs.preset} allows "
                 f"knocking with at most {rs.knock_max_deadwood}",
                 problem,
+                seat=seat,
+                deadwood=left,
+                card=card.code,
+                limit=rs.knock_max_deadwood,
             )
     events: list[Event] = [Knocked(seat, card, command.lay_down)]
     if state.mode == DIGITAL:
@@ -263,7 +282,7 @@ def _restock(state: GameState, command: Restock) -> list[Event]:
     rs = state.ruleset
     method = rs.stock_exhausted
     if hand.phase == OFFER:
-        raise fail(f"seat {seat} must first take or pass the upcard", "upcard_offer_pending")
+        raise fail(f"seat {seat} must first take or pass the upcard", "upcard_offer_pending", seat=seat)
     if method not in ("turn_over", "reshuffle"):
         raise fail(f"{rs.preset} does not restock an empty stock ({method})", "restock_not_allowed")
     if drawable(state, hand) > 0:
@@ -295,7 +314,7 @@ def _decline(state: GameState, command: DeclineDraw) -> list[Event]:
     hand = _drawing(state, seat)
     rs = state.ruleset
     if hand.phase == OFFER:
-        raise fail(f"seat {seat} must first take or pass the upcard", "upcard_offer_pending")
+        raise fail(f"seat {seat} must first take or pass the upcard", "upcard_offer_pending", seat=seat)
     if drawable(state, hand) > 0:
         raise fail("the stock still has cards; draw from it or take the discard", "decline_not_allowed")
     if rs.stock_exhausted in ("turn_over", "reshuffle") and hand.restocks < rs.max_restocks and hand.pile:

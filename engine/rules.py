@@ -238,7 +238,7 @@ def get_ruleset(name: str, /, **options: Any) -> RuleSet:
     merged: dict[str, Any] = {**PRESETS[preset]}
     for key, value in options.items():
         if key not in _OPTION_TYPES:
-            raise InvalidRuleSet(f"unknown option {_shown(key)} for {preset}")
+            raise InvalidRuleSet(f"unknown option {_shown(key)} for {preset}", field=str(key))
         merged[key] = value
     kwargs = {key: _coerce(key, value) for key, value in merged.items()}
     return RuleSet(preset=preset, **kwargs)
@@ -248,7 +248,7 @@ def _coerce(key: str, value: Any) -> Any:
     """Check one option's type; ``cards_dealt`` accepts a mapping with int or str keys."""
     kind = _OPTION_TYPES[key]
     if key == "cards_dealt":
-        wrong = InvalidRuleSet("option 'cards_dealt' must map a player count to a number of cards")
+        wrong = InvalidRuleSet("option 'cards_dealt' must map a player count to a number of cards", field=key)
         if not isinstance(value, Mapping) and not isinstance(value, (tuple, list)):
             raise wrong
         try:
@@ -257,26 +257,30 @@ def _coerce(key: str, value: Any) -> Any:
         except (TypeError, ValueError) as exc:
             raise wrong from exc
         if any(not 2 <= p <= MAX_PLAYERS for p, _ in deal):
-            raise InvalidRuleSet(f"option 'cards_dealt' has a player count outside 2..{MAX_PLAYERS}")
+            raise InvalidRuleSet(
+                f"option 'cards_dealt' has a player count outside 2..{MAX_PLAYERS}", field=key
+            )
         if len({p for p, _ in deal}) != len(deal):
-            raise InvalidRuleSet("option 'cards_dealt' gives a player count twice")
+            raise InvalidRuleSet("option 'cards_dealt' gives a player count twice", field=key)
         return tuple(deal)
     if kind == "bool":
         if not isinstance(value, bool):
-            raise InvalidRuleSet(f"option {key!r} must be true or false, not {_shown(value)}")
+            raise InvalidRuleSet(f"option {key!r} must be true or false, not {_shown(value)}", field=key)
         return value
     if kind in ("int", "int | None"):
         if value is None and kind == "int | None":
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidRuleSet(f"option {key!r} must be a whole number, not {_shown(value)}")
+            raise InvalidRuleSet(f"option {key!r} must be a whole number, not {_shown(value)}", field=key)
         if value > MAX_OPTION:  # below zero is checked, with its reason, by _validate
-            raise InvalidRuleSet(f"option {key!r} must be at most {MAX_OPTION}, not {_shown(value)}")
+            raise InvalidRuleSet(
+                f"option {key!r} must be at most {MAX_OPTION}, not {_shown(value)}", field=key
+            )
         return value
     if key in CHOICES:
         if not isinstance(value, str) or value not in CHOICES[key]:
             allowed = ", ".join(CHOICES[key])
-            raise InvalidRuleSet(f"option {key!r} must be one of {allowed}; got {_shown(value)}")
+            raise InvalidRuleSet(f"option {key!r} must be one of {allowed}; got {_shown(value)}", field=key)
         return value
     raise AssertionError(f"option {key!r} has no coercion")  # pragma: no cover
 
@@ -297,25 +301,29 @@ def _strict_int(value: Any) -> int:
 
 
 def _validate(rs: RuleSet) -> None:
-    def fail(message: str) -> None:
-        raise InvalidRuleSet(f"{rs.preset}: {message}")
+    def fail(message: str, option: str) -> None:
+        raise InvalidRuleSet(f"{rs.preset}: {message}", field=option)
 
     if not 2 <= rs.min_players <= rs.max_players <= MAX_PLAYERS:
         fail(
             f"players must satisfy 2 <= min_players <= max_players <= {MAX_PLAYERS} "
-            f"(got {rs.min_players}..{rs.max_players})"
+            f"(got {rs.min_players}..{rs.max_players})",
+            "max_players",
         )
     if not 0 <= rs.jokers <= 2:
-        fail(f"jokers must be 0, 1 or 2, not {rs.jokers}")
+        fail(f"jokers must be 0, 1 or 2, not {rs.jokers}", "jokers")
     deal = dict(rs.cards_dealt)
     for players in range(rs.min_players, rs.max_players + 1):
         cards = deal.get(players)
         if cards is None:
-            fail(f"cards_dealt has no entry for {players} players")
+            fail(f"cards_dealt has no entry for {players} players", "cards_dealt")
         elif not 1 <= cards <= MAX_DEALT:
-            fail(f"cards_dealt for {players} players must be 1..{MAX_DEALT}, not {cards}")
+            fail(f"cards_dealt for {players} players must be 1..{MAX_DEALT}, not {cards}", "cards_dealt")
         elif players * cards + 1 + rs.stock_reserve >= rs.deck_size:
-            fail(f"{players} players of {cards} cards leave no stock in a {rs.deck_size}-card deck")
+            fail(
+                f"{players} players of {cards} cards leave no stock in a {rs.deck_size}-card deck",
+                "cards_dealt",
+            )
     for name in (
         "joker_value",
         "knocker_penalty",
@@ -330,18 +338,18 @@ def _validate(rs: RuleSet) -> None:
         "shutout_bonus",
     ):
         if getattr(rs, name) < 0:
-            fail(f"{name} must not be negative")
+            fail(f"{name} must not be negative", name)
     if rs.knock_max_deadwood is not None and rs.knock_max_deadwood < 0:
-        fail("knock_max_deadwood must not be negative")
+        fail("knock_max_deadwood must not be negative", "knock_max_deadwood")
     if rs.elimination_score <= 0 or rs.match_target <= 0:
-        fail("elimination_score and match_target must be positive")
+        fail("elimination_score and match_target must be positive", "elimination_score")
     if rs.game_end == "hands" and (rs.hands is None or rs.hands < 1):
-        fail("game_end 'hands' needs hands >= 1")
+        fail("game_end 'hands' needs hands >= 1", "hands")
     if rs.game_end == "target_score" and (rs.target_score is None or rs.target_score < 1):
-        fail("game_end 'target_score' needs target_score >= 1")
+        fail("game_end 'target_score' needs target_score >= 1", "target_score")
     if rs.game_end == "elimination" and rs.scoring != "cumulative":
-        fail("game_end 'elimination' needs cumulative scoring")
+        fail("game_end 'elimination' needs cumulative scoring", "game_end")
     if rs.scoring == "cumulative" and rs.game_end != "elimination":
-        fail("cumulative scoring ends by elimination")
+        fail("cumulative scoring ends by elimination", "scoring")
     if rs.stock_exhausted == "void_hand" and rs.scoring != "gin":
-        fail("stock_exhausted 'void_hand' is gin scoring's rule")
+        fail("stock_exhausted 'void_hand' is gin scoring's rule", "stock_exhausted")

@@ -140,6 +140,7 @@ def score_showdown(
             f"seat {knocker} laid down {dealt + 1} cards without discarding, but only a hand "
             f"that melds completely may do that (deadwood {deadwood[knocker]})",
             code="laydown_not_all_melded",
+            params={"seat": knocker, "deadwood": deadwood[knocker]},
         )
     limit = ruleset.knock_max_deadwood
     if knocker is not None and limit is not None and deadwood[knocker] > limit:
@@ -147,6 +148,7 @@ def score_showdown(
             f"seat {knocker} knocked with {deadwood[knocker]} deadwood; "
             f"{ruleset.preset} allows at most {limit}",
             code="deadwood_too_high_to_knock",
+            params={"seat": knocker, "deadwood": deadwood[knocker], "limit": limit},
         )
     layoffs: dict[int, tuple[Layoff, ...]] = {seat: () for seat in cards}
     if ruleset.scoring == "gin":
@@ -205,13 +207,17 @@ def _declared_arrangement(held: tuple[Card, ...], melds: Sequence[Meld], seat: i
     for meld in melds:
         if not isinstance(meld, Meld):
             raise InvalidShowdown(
-                f"seat {seat} declared {meld!r}, which is not a meld", code="invalid_declaration"
+                f"seat {seat} declared {meld!r}, which is not a meld",
+                code="invalid_declaration",
+                params={"seat": seat},
             )
         for card in meld.cards:
             if card not in left:
                 problem = "twice" if card in held else "but does not hold it"
                 raise InvalidShowdown(
-                    f"seat {seat} declared the meld {meld} using {card} {problem}", code="invalid_declaration"
+                    f"seat {seat} declared the meld {meld} using {card} {problem}",
+                    code="invalid_declaration",
+                    params={"seat": seat, "card": card.code},
                 )
             left.remove(card)
     unmatched = tuple(card for card in held if card in left)
@@ -235,7 +241,9 @@ def _validate(
     if knocker is not None and knocker not in cards:
         seats = ", ".join(str(seat) for seat in cards)
         raise InvalidShowdown(
-            f"knocker seat {knocker} holds no hand (seats: {seats})", code="unknown_knocker"
+            f"knocker seat {knocker} holds no hand (seats: {seats})",
+            code="unknown_knocker",
+            params={"seat": knocker},
         )
     if knocker is None and ruleset.scoring == "gin":
         raise InvalidShowdown(
@@ -245,17 +253,24 @@ def _validate(
     for seat, held in cards.items():
         for card in held:
             if not isinstance(card, Card):
-                raise InvalidHand(f"seat {seat} holds {card!r}, which is not a card", code="not_a_card")
+                raise InvalidHand(
+                    f"seat {seat} holds {card!r}, which is not a card",
+                    code="not_a_card",
+                    params={"seat": seat},
+                )
             if card.index >= 52 + ruleset.jokers:
                 raise InvalidHand(
                     f"seat {seat} holds {card}, but {ruleset.preset} is played with "
                     f"{ruleset.jokers} joker(s)",
                     code="joker_not_in_deck",
+                    params={"seat": seat, "card": card.code},
                 )
             if card in holder:
                 where = f"seat {seat}" if holder[card] == seat else f"seats {holder[card]} and {seat}"
                 raise InvalidHand(
-                    f"{card} appears twice ({where}); one deck holds it once", code="duplicate_card"
+                    f"{card} appears twice ({where}); one deck holds it once",
+                    code="duplicate_card",
+                    params={"seat": seat, "card": card.code, "holder": holder[card], "problem": "duplicate"},
                 )
             holder[card] = seat
     for seat, held in cards.items():
@@ -270,6 +285,7 @@ def _validate(
                 f"seat {seat} shows {len(held)} cards; with {len(cards)} players each hand "
                 f"holds {dealt}{extra}",
                 code="wrong_hand_size",
+                params={"seat": seat, "count": len(held), "size": dealt, "problem": "size"},
             )
     return cards
 

@@ -51,7 +51,8 @@ def score_hands(
         declared = None if knocker_melds is None else [make_meld(meld) for meld in knocker_melds]
         shown = score_showdown(rs, hands, knocker, knocker_melds=declared)
     except EngineError as exc:
-        raise IllegalMove(exc.message, _SHOWDOWN_CODES.get(exc.code, "invalid_showdown")) from exc
+        code = _SHOWDOWN_CODES.get(exc.code, "invalid_showdown")
+        raise IllegalMove(exc.message, code, params=exc.params) from exc
     detail: dict[str, Any] = {
         "hands": {str(seat): [str(c) for c in cards] for seat, cards in hands.items()},
         **(extra or {}),
@@ -95,14 +96,22 @@ def check_melds(cards: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...], se
         try:
             make_meld(meld)
         except EngineError as exc:
-            raise IllegalMove(f"seat {seat}'s declared meld: {exc.message}", "invalid_meld") from exc
+            raise IllegalMove(
+                f"seat {seat}'s declared meld: {exc.message}", "invalid_meld", params={"seat": seat}
+            ) from exc
         for card in meld:
             if card not in cards:
                 raise IllegalMove(
-                    f"seat {seat} declared {card} in a meld but did not reveal it", "invalid_meld"
+                    f"seat {seat} declared {card} in a meld but did not reveal it",
+                    "invalid_meld",
+                    params={"seat": seat, "card": card.code},
                 )
             if card in used:
-                raise IllegalMove(f"seat {seat} declared {card} in two melds", "invalid_meld")
+                raise IllegalMove(
+                    f"seat {seat} declared {card} in two melds",
+                    "invalid_meld",
+                    params={"seat": seat, "card": card.code},
+                )
             used.add(card)
 
 
@@ -137,7 +146,9 @@ def record_result(
         if knocker != recorded:
             who = "nobody knocked (the stock ran out)" if recorded is None else f"seat {recorded} knocked"
             raise IllegalMove(
-                f"the recorded moves say {who}; the result names {knocker}", "inconsistent_reveal"
+                f"the recorded moves say {who}; the result names {knocker}",
+                "inconsistent_reveal",
+                params={"problem": "knocker", "recorded": recorded, "knocker": knocker},
             )
     entry: Mapping[int, Any] = hands if hands is not None else deadwood  # type: ignore[assignment]
     if set(entry) != set(order):
@@ -146,7 +157,9 @@ def record_result(
             "invalid_seat",
         )
     if knocker is not None and knocker not in order:
-        raise IllegalMove(f"seat {knocker} is not playing this hand", "invalid_seat")
+        raise IllegalMove(
+            f"seat {knocker} is not playing this hand", "invalid_seat", params={"seat": knocker}
+        )
     recorded_event = HandResultRecorded(number, dealer, knocker, hands, deadwood)
     ordered: dict[int, Any] = {seat: entry[seat] for seat in order}
     if hands is not None:
@@ -159,13 +172,16 @@ def record_result(
         for seat, count in ordered.items():
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise IllegalMove(
-                    f"seat {seat}'s deadwood must be a whole number >= 0, not {count!r}", "malformed_command"
+                    f"seat {seat}'s deadwood must be a whole number >= 0, not {count!r}",
+                    "malformed_command",
+                    params={"seat": seat},
                 )
             if count > most:
                 raise IllegalMove(
                     f"seat {seat}'s deadwood {count} is more than a {rs.cards_per_player(len(order))}-card "
                     f"hand can hold under {rs.preset} ({most})",
                     "invalid_deadwood",
+                    params={"seat": seat, "deadwood": count, "most": most},
                 )
         if knocker is None and rs.scoring == "gin":
             scored = HandScored(number, "void", None, {}, {}, (), (), False, {})

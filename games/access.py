@@ -1,4 +1,4 @@
-"""Who may do what with a game — the only place the API decides it.
+"""Who may do what with a game — the only place it is decided, for the API and the pages.
 
 Roles: a *seat* player (a user seated in the game), the game's *owner*, a
 *scorekeeper* (a user some registered recorder check vouches for — the league app
@@ -15,6 +15,9 @@ registers one for its clubs' scorekeepers and directors, see
 - Physical games: the owner and scorekeepers record every command.
 - Export: the whole log once the game is over, or a physical game's log to a recorder
   who does not play in it.
+
+A refusal is a :class:`core.DomainError` of kind *not found*, *unauthenticated* or
+*forbidden* (the API answers 404, 401 or 403; a page shows its own words).
 """
 
 from __future__ import annotations
@@ -24,13 +27,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from rest_framework import status
-
-from config.api_errors import ApiError
+from core import DomainError, Kind
 from games import store
 from games.models import Game, Mode
 
-Action = Literal["read", "command", "export"]
+# read: see the game; command: send commands at all (which ones: authorize_command);
+# record: open the scorekeeper's page; export: the whole log.
+Action = Literal["read", "command", "record", "export"]
 
 # Digital commands that belong to the table's organiser, not to a seat.
 RECORDER_COMMANDS = frozenset({"AdjustScore", "ReplaceSeat", "Retract", "AbandonGame"})
@@ -92,60 +95,78 @@ class GameAccess:
 
 
 def access_game_by_id(user: Any, game_id: int, *, for_action: Action) -> GameAccess:
-    """The caller's access to game ``game_id`` for ``for_action``; raises the API's 401,
-    403 or 404 error when it has none."""
+    """The caller's access to game ``game_id`` for ``for_action``; a ``not_found``,
+    ``not_authenticated`` or forbidden :class:`~core.DomainError` when it has none."""
     game = store.read_game(game_id)
     if game is None:
-        raise ApiError("not_found", f"there is no game {game_id}", status.HTTP_404_NOT_FOUND)
+        raise DomainError(
+            "not_found", f"there is no game {game_id}", kind=Kind.NOT_FOUND, params={"game": game_id}
+        )
     return access_for(user, game, for_action=for_action)
 
 
 def access_for(user: Any, game: Game, *, for_action: Action) -> GameAccess:
     """The caller's access to ``game`` (already loaded — the command path checks the row
-    its write has read) for ``for_action``; raises the API's 401 or 403 error when it has
-    none. :func:`access_game_by_id` is this plus fetching the game (and its 404)."""
+    its write has read) for ``for_action``; an unauthenticated or forbidden
+    :class:`~core.DomainError` when it has none. :func:`access_game_by_id` is this plus
+    fetching the game (and its ``not_found``)."""
     authenticated = bool(user is not None and user.is_authenticated)
     user_id = user.pk if authenticated else None
     is_owner = authenticated and game.owner_id == user_id
     access = GameAccess(game, user, game.seats_of(user_id), is_owner)
-    if for_action == "command":
-        if not authenticated:
-            raise ApiError("not_authenticated", "sign in to act in a game", status.HTTP_401_UNAUTHORIZED)
-        if not access.seats and not access.may_record:
-            raise ApiError("permission_denied", "you neither play in nor record this game", 403)
-    elif for_action == "export":
-        over = game.status in OVER
-        if not over and not (game.mode == Mode.PHYSICAL and access.may_record and not access.seats):
-            raise ApiError(
-                "export_not_allowed",
-                "the whole log holds hidden cards: it can be exported once the game is over",
-                status.HTTP_403_FORBIDDEN,
-            )
+    check_access(access, for_action)
     return access
 
 
+def check_access(access: GameAccess, for_action: Action) -> None:
+    """Refuse ``for_action`` unless ``access`` allows it (no query once the access has
+    answered whether its user records the game)."""
+    game = access.game
+    if for_action == "command":
+        if access.user is None or not access.user.is_authenticated:
+            raise DomainError("not_authenticated", "sign in to act in a game", kind=Kind.UNAUTHENTICATED)
+        if not access.seats and not access.may_record:
+            raise _forbidden("permission_denied", "you neither play in nor record this game")
+    elif for_action == "record":
+        if access.user is None or not access.user.is_authenticated:
+            raise DomainError("not_authenticated", "sign in to record a game", kind=Kind.UNAUTHENTICATED)
+        if not access.may_record:
+            raise _forbidden("recorder_only", "a game is recorded by its owner or a scorekeeper")
+    elif for_action == "export":
+        over = game.status in OVER
+        if not over and not (game.mode == Mode.PHYSICAL and access.may_record and not access.seats):
+            raise _forbidden(
+                "export_not_allowed",
+                "the whole log holds hidden cards: it can be exported once the game is over",
+            )
+
+
+def _forbidden(code: str, message: str, **params: Any) -> DomainError:
+    return DomainError(code, message, kind=Kind.FORBIDDEN, params=params)
+
+
 def authorize_command(access: GameAccess, command: Mapping[str, Any]) -> None:
-    """Raise a 403 unless the caller may send ``command`` (already parsed, wire form)."""
+    """Refuse (forbidden) unless the caller may send ``command`` (already parsed, wire form)."""
     game = access.game
     kind = command.get("type")
     if game.mode == Mode.PHYSICAL:
         if access.may_record:
             return
-        raise ApiError("recorder_only", "a physical game is recorded by its owner or a scorekeeper", 403)
+        raise _forbidden("recorder_only", "a physical game is recorded by its owner or a scorekeeper")
     if kind == "DealHand":
-        raise ApiError("dealt_by_system", "digital games are dealt by the system", 403)
+        raise _forbidden("dealt_by_system", "digital games are dealt by the system")
     if kind == "Retract" and access.seats:
         # Undoing a draw would show a seated player the top of the stock.
-        raise ApiError(
+        raise _forbidden(
             "seated_player_cannot_retract",
             "in a digital game nobody seated at the table may retract, the owner included",
-            403,
         )
     if kind in RECORDER_COMMANDS:
         if access.may_record:
             return
-        raise ApiError("recorder_only", f"{kind} is for the game's owner or a scorekeeper", 403)
+        raise _forbidden("recorder_only", f"{kind} is for the game's owner or a scorekeeper", command=kind)
     seat = command.get("seat")
     if isinstance(seat, int) and seat in access.seats and game.seats[seat].get("bot") is None:
         return
-    raise ApiError("not_your_seat", f"you may not act for seat {seat}", 403)
+    shown = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+    raise _forbidden("not_your_seat", f"you may not act for seat {seat}", seat=shown)

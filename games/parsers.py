@@ -29,11 +29,10 @@ import re
 from typing import Any
 
 from django.conf import settings
-from rest_framework import status
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser
 
-from config.api_errors import ApiError
+from core import DomainError
 
 MAX_DEPTH = 32
 MAX_STRING = 4096
@@ -83,8 +82,16 @@ def nesting_depth(raw: bytes, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
-def _refuse(code: str, message: str, path: str) -> ApiError:
-    return ApiError(code, message, status.HTTP_400_BAD_REQUEST, detail={"path": path})
+class ValueRefused(DomainError):
+    """A value of a body outside the limits; ``params["path"]`` names it (``$.a.b``)."""
+
+
+class RequestTooLarge(DomainError):
+    """A body longer than the limit; ``params["limit"]`` is the limit in bytes."""
+
+
+def _refuse(code: str, message: str, path: str) -> ValueRefused:
+    return ValueRefused(code, message, params={"path": path})
 
 
 def check_values(body: Any, *, max_nodes: int) -> None:
@@ -138,11 +145,8 @@ class LimitedJSONParser(BaseParser):
         limit = self.limit()
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
-            raise ApiError(
-                "request_too_large",
-                f"the request body is larger than {limit} bytes",
-                status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-                limit=limit,
+            raise RequestTooLarge(
+                "request_too_large", f"the request body is larger than {limit} bytes", params={"limit": limit}
             )
         if nesting_depth(raw) > MAX_DEPTH:
             raise _refuse("too_deeply_nested", f"the body nests deeper than {MAX_DEPTH} levels", "$")

@@ -12,8 +12,10 @@ write that got there first was this same command (a retry racing its original), 
 original result. Nothing is ever written over a newer version: every change to a game
 moves its version.
 
-Refusals are :class:`StoreError` subclasses with a stable ``code`` (the API maps them to
-HTTP in ``config.api_errors``) or the engine's ``IllegalMove``.
+Refusals are :class:`StoreError` subclasses (:mod:`games.errors`, re-exported here) or
+the engine's ``IllegalMove``: each a :class:`core.DomainError` with a stable ``code`` and a
+kind, which the API maps to a status (``api.errors``). :func:`submit_as` is the one way a
+person's command reaches a game: it checks who may send it (:mod:`games.access`) first.
 """
 
 from __future__ import annotations
@@ -39,6 +41,14 @@ from engine import Event, GameStarted, GameState, IllegalMove
 from engine.bots import get_bot
 from engine.errors import EngineError
 from games import outbox, store
+from games.access import GameAccess, access_for, access_game_by_id, authorize_command, check_access
+
+# The store's refusals, raised here and re-exported (callers catch services.VersionConflict).
+from games.errors import IdempotencyKeyReused as IdempotencyKeyReused
+from games.errors import InvalidLog as InvalidLog
+from games.errors import RuleSetRefused as RuleSetRefused
+from games.errors import StoreError as StoreError
+from games.errors import VersionConflict as VersionConflict
 from games.models import Game, GameEvent, Mode, OutboxMessage, Source
 from games.seat_checks import bots_named_in, check_known_bot, check_playable, check_replacement
 
@@ -54,57 +64,6 @@ MAX_BOT_DELAY = 10.0
 # Game.snapshot (read by verify_games only) is written when a write crosses a multiple
 # of this many versions, and when the game ends; it records the version it is at.
 SNAPSHOT_EVERY = 32
-
-
-class StoreError(Exception):
-    """A write the store refuses; ``code`` is stable, ``message`` for people."""
-
-    code = "store_error"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class RuleSetRefused(StoreError):
-    """An unknown preset or option, or an option value the rules do not allow."""
-
-    code = "invalid_ruleset"
-
-
-class VersionConflict(StoreError):
-    """``command`` (wire form) was decided on ``game`` at ``expected_version``; the game
-    is at ``current_version`` now."""
-
-    code = "version_conflict"
-
-    def __init__(
-        self, *, game: Game, command: Mapping[str, Any], expected_version: int, current_version: int
-    ) -> None:
-        super().__init__(
-            f"game {game.pk} is at version {current_version}, not {expected_version}: "
-            "reload, then decide again"
-        )
-        self.game = game
-        self.command = command
-        self.expected_version = expected_version
-        self.current_version = current_version
-
-
-class IdempotencyKeyReused(StoreError):
-    code = "idempotency_key_reused"
-
-
-class InvalidLog(StoreError):
-    """An imported log that does not replay; ``index`` is the first bad event."""
-
-    code = "invalid_log"
-
-    def __init__(self, *, index: int, event_code: str, message: str) -> None:
-        super().__init__(f"event {index}: {message}")
-        self.index = index
-        self.event_code = event_code
-        self.event_message = message
 
 
 @dataclass(frozen=True)
@@ -242,7 +201,7 @@ def ruleset_named(preset: str, options: Mapping[str, Any]) -> engine.RuleSet:
     try:
         return engine.get_ruleset(preset, **options)
     except engine.InvalidRuleSet as exc:
-        raise RuleSetRefused(str(exc)) from None
+        raise RuleSetRefused(exc.message, field=exc.field) from None
 
 
 def _resolve_seats(seats: Sequence[SeatSpec]) -> list[dict[str, Any]]:
@@ -277,6 +236,46 @@ def _earlier_creation(owner_id: int | None, key: str, digest: str) -> SubmitResu
 
 
 # --- submit ------------------------------------------------------------------------------
+
+
+def submit_as(
+    user: Any,
+    game: int | Game | GameAccess,
+    command: Mapping[str, Any],
+    *,
+    expected_version: int,
+    idempotency_key: str | None,
+    source: str,
+) -> SubmitResult:
+    """The one way a person's command reaches a game — the API, the director's desk, the
+    scorekeeper's page and the play page all come through here.
+
+    ``game`` is an id (the game is loaded: ``not_found`` if there is none), a game row as
+    the caller read it, or the :class:`~games.access.GameAccess` the caller already got
+    for ``user`` (checked again for the command without a query). Who may send a command
+    at all (:func:`~games.access.check_access`, kinds unauthenticated and forbidden), then
+    who may send this one (:func:`~games.access.authorize_command`), then
+    :func:`submit_command`, whose refusals (the engine's, a stale version, a reused key)
+    it passes on. Every refusal is a :class:`core.DomainError`; none writes.
+    """
+    if isinstance(game, GameAccess):
+        if game.user is not user:
+            raise ValueError("submit_as: the access given is another user's")
+        access = game
+        check_access(access, "command")
+    elif isinstance(game, Game):
+        access = access_for(user, game, for_action="command")
+    else:
+        access = access_game_by_id(user, game, for_action="command")
+    authorize_command(access, command)
+    return submit_command(
+        game=access.game,
+        command=command,
+        actor=user,
+        source=source,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
 
 
 def submit_command(

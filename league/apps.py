@@ -11,7 +11,7 @@ class LeagueConfig(AppConfig):
         from games import outbox
         from games.access import register_recorder_check
         from league import projection_failures, ratings, tasks
-        from league.selectors import records_club_game
+        from league.access import records_club_game
         from league.standings import TRIGGERS
 
         register_recorder_check(records_club_game)

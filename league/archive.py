@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from core import DomainError
 from games import selectors as game_selectors
 from games.models import Game
 from league.models import Player, Round, Table, Tournament
@@ -66,17 +67,17 @@ ROUND_FIELDS = (
 )
 
 
-class ArchiveError(ValueError):
+class ArchiveError(DomainError):
     """An archive refused: ``code`` is stable, ``message`` for people, ``where`` its place
-    in the archive (a JSON path); ``problems`` lists every problem found
-    (:class:`league.archive_problems.Problem`)."""
+    in the archive (a JSON path, also its ``field``); ``problems`` lists every problem
+    found (:class:`league.archive_problems.Problem`)."""
+
+    default_code = "invalid_archive"
 
     def __init__(
-        self, message: str, code: str = "invalid_archive", where: str = "archive", problems: Any = ()
+        self, message: str, code: str | None = None, where: str = "archive", problems: Any = ()
     ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, field=where)
         self.where = where
         self.problems = list(problems)
 

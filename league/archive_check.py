@@ -29,8 +29,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 import engine
-from config.api_errors import ApiError
-from games.parsers import LargeJSONParser, check_values
+from games.parsers import LargeJSONParser, ValueRefused, check_values
 from league import services
 from league.archive import FORMAT, SETTINGS, archive_standings
 from league.archive_formats import FORMATS, Format, shape_problems
@@ -67,9 +66,9 @@ def inspect_archive(archive: Any) -> Inspection:
         return Inspection(problems)
     try:
         check_values(archive, max_nodes=LargeJSONParser.max_nodes)
-    except ApiError as exc:
-        where = str(exc.extra.get("detail", {}).get("path", "$")).removeprefix("$").lstrip(".") or "archive"
-        return Inspection([Problem(exc.error_code, where, exc.message)])
+    except ValueRefused as exc:
+        where = str(exc.params.get("path", "$")).removeprefix("$").lstrip(".") or "archive"
+        return Inspection([Problem(exc.code, where, exc.message)])
     version = FORMATS[archive["format_version"]]
     shape_problems(archive, version.shape, "", problems)
     if problems:
@@ -185,7 +184,7 @@ def _tournament_problems(settings: Mapping[str, Any]) -> tuple[list[Problem], di
     try:
         fields = services.tournament_fields(shape.validated_data)
     except services.LeagueError as exc:
-        return [Problem(exc.error_code, "tournament", exc.message)], {}
+        return [Problem(exc.code, "tournament", exc.message)], {}
     problems = []
     if settings["status"] not in Tournament.Status.values:
         known = ", ".join(Tournament.Status.values)
@@ -249,7 +248,7 @@ def _player_problems(players: list[Mapping[str, Any]]) -> list[Problem]:
                 )
             name = services.player_name(player["name"])
         except services.LeagueError as exc:
-            problems.append(Problem(exc.error_code, f"{where}.name", exc.message))
+            problems.append(Problem(exc.code, f"{where}.name", exc.message))
             continue
         if player["id"] in ids:
             problems.append(

@@ -90,7 +90,7 @@ def _record_problems(
         try:
             services.checked_edit_reason(round_["edit_reason"])
         except services.LeagueError as exc:
-            problems.append(Problem(exc.error_code, f"{where}.edit_reason", exc.message))
+            problems.append(Problem(exc.code, f"{where}.edit_reason", exc.message))
     problems += _dates(round_, where)
     tables = round_["tables"]
     players = [[seat["player"] for seat in t["seats"] if seat["player"] is not None] for t in tables]

@@ -16,6 +16,8 @@ import unicodedata
 from fractions import Fraction
 from typing import Any
 
+from core import DomainError
+
 # --- tables, rounds, players ----------------------------------------------------------------
 
 MIN_TABLE_SEATS = 2
@@ -75,15 +77,12 @@ STANDINGS_FIELDS = ("scoring", "placement_points", "tiebreaks", "bye_points", "m
 LATE_FIELDS = frozenset({"name", "rounds", "status", "round_minutes", *STANDINGS_FIELDS})
 
 
-class OutOfLimits(ValueError):
+class OutOfLimits(DomainError):
     """A value outside its documented range: ``code`` is stable, ``message`` for people,
-    ``field`` the setting it concerns when the check knows it."""
+    ``field`` the input it concerns (the name the check was given)."""
 
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+        super().__init__(code, message, field=field)
 
 
 # --- checks ---------------------------------------------------------------------------------
@@ -92,7 +91,7 @@ class OutOfLimits(ValueError):
 def whole(value: Any, what: str, low: int, high: int, code: str = "invalid_request") -> int:
     """``value`` when it is a whole number (not a bool) from ``low`` to ``high``."""
     if type(value) is not int or not low <= value <= high:
-        raise OutOfLimits(code, f"{what} must be a whole number from {low} to {high}")
+        raise OutOfLimits(code, f"{what} must be a whole number from {low} to {high}", field=what)
     return value
 
 
@@ -109,23 +108,25 @@ def clean_text(value: Any, what: str, limit: int, *, lines: bool = False, requir
     text, stripped, 1 to ``limit`` characters (0 allowed unless ``required``), with no
     control character; ``lines`` lets a reason keep its line breaks and tabs."""
     if not isinstance(value, str):
-        raise OutOfLimits("invalid_request", f"{what} must be text")
+        raise OutOfLimits("invalid_request", f"{what} must be text", field=what)
     text = value.strip()
     if any(_refused_character(char, lines) for char in text):
-        raise OutOfLimits("invalid_request", f"{what} may not contain control characters")
+        raise OutOfLimits("invalid_request", f"{what} may not contain control characters", field=what)
     if len(text) > limit or (required and not text):
         low = 1 if required else 0
-        raise OutOfLimits("invalid_request", f"{what} must be {low} to {limit} characters")
+        raise OutOfLimits("invalid_request", f"{what} must be {low} to {limit} characters", field=what)
     return text
 
 
 def seating_params(value: Any) -> dict[str, int]:
     """A seating method's parameters: an object of the known names, each in its range."""
     if not isinstance(value, dict):
-        raise OutOfLimits("invalid_request", "seating_params must be an object")
+        raise OutOfLimits("invalid_request", "seating_params must be an object", field="seating_params")
     unknown = sorted(str(key)[:40] for key in value if key not in SEATING_PARAMS)
     if unknown:
-        raise OutOfLimits("invalid_request", f"unknown seating parameter {', '.join(unknown)}")
+        raise OutOfLimits(
+            "invalid_request", f"unknown seating parameter {', '.join(unknown)}", field="seating_params"
+        )
     return {name: whole(value[name], f"seating_params.{name}", *SEATING_PARAMS[name]) for name in value}
 
 
@@ -137,6 +138,7 @@ def stake(value: Any) -> Fraction:
     refused = OutOfLimits(
         "invalid_request",
         f'stake must be "n" or "n/d" from 0 to {MAX_STAKE}, d from 1 to {STAKE_DENOMINATOR}',
+        field="stake",
     )
     if not isinstance(value, str) or not _STAKE_TEXT.match(value):
         raise refused
@@ -152,7 +154,7 @@ def stake(value: Any) -> Fraction:
 _POINTS_TEXT = re.compile(rf"^-?[0-9]+(?:\.[0-9]{{1,{POINTS_DECIMALS}}}|/[0-9]+)?$")
 
 
-def points(value: Any, what: str, code: str) -> Fraction:
+def points(value: Any, what: str, code: str, *, field: str | None = None) -> Fraction:
     """A points value as an exact fraction: a whole number (JSON or text), a decimal (text
     or a JSON number with at most POINTS_DECIMALS places) or a fraction ``"n/d"``, within
     ±POINTS_LIMIT and with a denominator of at most POINTS_DENOMINATOR. Never converts
@@ -162,6 +164,7 @@ def points(value: Any, what: str, code: str) -> Fraction:
         f"{what} must be a number from -{POINTS_LIMIT} to {POINTS_LIMIT}: whole, a decimal "
         f"with at most {POINTS_DECIMALS} places, or a fraction like 1/2 (denominator at most "
         f"{POINTS_DENOMINATOR})",
+        field=field,
     )
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise refused
@@ -198,14 +201,18 @@ def check_table_size(low: int, high: int, *, preset: str, min_players: int, max_
     """
     if low > high:
         message = f"the largest table ({high}) is smaller than the smallest ({low})"
-        raise OutOfLimits("invalid_table_size", message, "table_max")
+        raise OutOfLimits("invalid_table_size", message, field="table_max")
     if low < min_players:
         raise OutOfLimits(
-            "invalid_table_size", f"{preset} needs at least {min_players} players at a table", "table_min"
+            "invalid_table_size",
+            f"{preset} needs at least {min_players} players at a table",
+            field="table_min",
         )
     if high > max_players:
         raise OutOfLimits(
-            "invalid_table_size", f"{preset} seats at most {max_players} players at a table", "table_max"
+            "invalid_table_size",
+            f"{preset} seats at most {max_players} players at a table",
+            field="table_max",
         )
 
 
@@ -224,4 +231,6 @@ def check_rounds_given(kind: str, seating: str, rounds: int | None) -> None:
     league.limits.OutOfLimits: a one-day tournament needs its number of rounds
     """
     if rounds is None and kind == "tournament" and seating not in OPEN_ENDED_METHODS:
-        raise OutOfLimits("invalid_request", "a one-day tournament needs its number of rounds", "rounds")
+        raise OutOfLimits(
+            "invalid_request", "a one-day tournament needs its number of rounds", field="rounds"
+        )

@@ -26,6 +26,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 
+from core import DomainError
 from games import selectors as game_selectors
 from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
 from league.projection_failures import isolated
@@ -221,10 +222,11 @@ def refresh_all() -> int:
 # --- reading ---------------------------------------------------------------------
 
 
-class StandingsQueryError(ValueError):
+class StandingsQueryError(DomainError):
+    """A moment the standings cannot be read at (the request's fault: invalid)."""
+
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(code, message)
 
 
 @dataclass(frozen=True, slots=True)

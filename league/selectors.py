@@ -8,26 +8,12 @@ from typing import Any
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
-from league.models import Club, Membership, Player, RatingEntry, Table, TableSeat, Tournament
-
-# Club roles that may open and record the club's games.
-RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
+from league.access import sees_drafts
+from league.models import Club, Player, RatingEntry, Table, TableSeat, Tournament
 
 
 def clubs_with_player_counts() -> QuerySet[Club]:
     return Club.objects.annotate(player_count=Count("players")).order_by("name")
-
-
-def is_club_recorder(user_id: int, club_id: int) -> bool:
-    """Whether the user is a director or scorekeeper of the club."""
-    return Membership.objects.filter(club_id=club_id, user_id=user_id, role__in=RECORDER_ROLES).exists()
-
-
-def sees_drafts(user: Any, club_id: int) -> bool:
-    """Whether ``user`` may see the club's drafts — tournaments in draft and draft rounds
-    with their seating: its directors and scorekeepers. To anyone else a draft does not
-    exist (a 404, absent from every list, the club page and the archive)."""
-    return bool(getattr(user, "is_authenticated", False) and is_club_recorder(user.pk, club_id))
 
 
 def visible_tournaments(user: Any, club: Club) -> QuerySet[Tournament]:
@@ -38,14 +24,6 @@ def visible_tournaments(user: Any, club: Club) -> QuerySet[Tournament]:
 
 # The club's tournaments as counted for everyone (a draft is not public).
 PUBLIC_TOURNAMENTS = ~Q(tournaments__status=Tournament.Status.DRAFT)
-
-
-def records_club_game(user_id: int, game: Any) -> bool:
-    """The recorder check the league registers with games.access: the directors and
-    scorekeepers of the club a game is played under may record it."""
-    return Membership.objects.filter(
-        user_id=user_id, role__in=RECORDER_ROLES, club__club_games__game_id=game.pk
-    ).exists()
 
 
 def table_with_round(table_id: int) -> Table | None:

@@ -13,8 +13,8 @@ fi
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-echo "== mypy --strict core engine games league config web"
-.venv/bin/mypy --strict core engine games league config web
+echo "== mypy --strict core engine games league api config web"
+.venv/bin/mypy --strict core engine games league api config web
 echo "== pytest"
 .venv/bin/python -m pytest "$@"
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then

@@ -6,12 +6,9 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from web.roles import roles_of
+from league.access import club_roles_of
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
     """The signed-in user's club roles, for the navigation (one query, only when signed in)."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return {"club_roles": []}
-    return {"club_roles": roles_of(user)}
+    return {"club_roles": club_roles_of(getattr(request, "user", None))}

@@ -1,6 +1,7 @@
 """The director's tournament form: the settings, and every option of the chosen rule
 preset with its default, validated by the engine's rule set (``games.services.ruleset_named``)
-with each refusal shown next to the field it is about."""
+with each refusal shown next to the field it names (the error's ``field``), worded by
+``web.refusals``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
 
 import engine
+from core import DomainError
 from engine.bots import BOTS
 from engine.rules import CHOICES, PRESETS
 from games.services import RuleSetRefused, ruleset_named
@@ -22,6 +24,7 @@ from league.limits import LATE_FIELDS, STANDINGS_FIELDS
 from league.models import Tournament
 from league.seating import METHODS
 from league.standings import REGISTRY, StandingsError, check_settings
+from web.refusals import words
 
 DEFAULT_PRESET = "knock-rummy"
 OPTION_PREFIX = "opt_"
@@ -29,9 +32,6 @@ OPTION_PREFIX = "opt_"
 OPTION_TYPES: dict[str, str] = {
     f.name: str(f.type) for f in dataclasses.fields(engine.RuleSet) if f.init and f.name != "preset"
 }
-# An engine refusal names the option it is about; the longest name that matches wins
-# ("rum_bonus_for" over "rum_bonus").
-_BY_LENGTH = sorted(OPTION_TYPES, key=len, reverse=True)
 
 METHOD_LABELS = {
     "balanced": "Balanced (fewest repeat meetings)",
@@ -100,14 +100,6 @@ def option_field(name: str, default: Any) -> forms.Field:
         field = forms.IntegerField(label=label, initial=default, min_value=0)
     field.help_text = help_text
     return field
-
-
-def field_of_message(message: str) -> str | None:
-    """The option an engine refusal is about (its name appears in the message)."""
-    for name in _BY_LENGTH:
-        if re.search(rf"(?<![a-z_]){re.escape(name)}(?![a-z_])", message):
-            return name
-    return None
 
 
 # The range of a points value (league.limits.points), in the form's words.
@@ -276,8 +268,7 @@ class TournamentForm(forms.Form):
         try:
             ruleset = ruleset_named(self.preset_name, self.options())
         except RuleSetRefused as exc:
-            name = field_of_message(exc.message)
-            self.add_error(OPTION_PREFIX + name if name else None, exc.message)
+            self.add_error(self._form_field(exc.field and OPTION_PREFIX + exc.field), words(exc))
             return cleaned
         low, high = cleaned.get("table_min"), cleaned.get("table_max")
         if low is not None and high is not None:
@@ -312,8 +303,7 @@ class TournamentForm(forms.Form):
         try:
             check_settings(settings)
         except StandingsError as exc:
-            field = SCORING_ERRORS.get(exc.code)
-            self.add_error(field if field in self.fields else None, str(exc))
+            self.add_error(self._form_field(exc.field), words(exc))
 
     def scoring_settings(self) -> dict[str, Any]:
         """The scoring fields in the form ``league.services`` takes."""
@@ -365,40 +355,17 @@ class TournamentForm(forms.Form):
             changes["table_size"] = data["table_size"]
         return changes
 
-    # Errors the league service raises, by code, go next to this field.
-    SERVICE_FIELDS = {
-        "invalid_table_size": "table_max",
-        "unknown_method": "seating",
-        "invalid_bots": "bots",
-        "unknown_bot": "bot",
-    }
+    # The league names the table sizes as one setting; the form has a field for each end.
+    FORM_FIELDS = {"table_size": "table_max", "table_size.min": "table_min", "table_size.max": "table_max"}
 
-    def add_service_error(self, code: str, message: str) -> None:
-        field = self.SERVICE_FIELDS.get(code)
-        if code == "invalid_ruleset":
-            option = field_of_message(message)
-            field = OPTION_PREFIX + option if option else None
-        elif field is None:
-            lowered = message.lower()
-            for name in ("rounds", "name", "mode"):
-                if lowered.startswith(name) or f" {name} " in f" {lowered} ":
-                    field = name
-                    break
-        if field is not None and field not in self.fields:
-            field = None
-        self.add_error(field, message)
+    def _form_field(self, field: str | None) -> str | None:
+        """The form's field for the input an error names (None: above the form)."""
+        name = self.FORM_FIELDS.get(field or "", field)
+        return name if name in self.fields else None
 
-
-# Where the standings' refusals of the scoring fields go, by their code.
-SCORING_ERRORS = {
-    "unknown_scoring": "scoring",
-    "invalid_placement_points": "placement_points",
-    "unknown_tiebreak": "tiebreaks",
-    "duplicate_tiebreak": "tiebreaks",
-    "invalid_tiebreaks": "tiebreaks",
-    "invalid_bye_points": "bye_points",
-    "invalid_min_games": "min_games",
-}
+    def add_service_error(self, error: DomainError) -> None:
+        """A refusal of the league's services, in words, under the field it names."""
+        self.add_error(self._form_field(error.field), words(error))
 
 
 def _listed(text: Any) -> list[str]:

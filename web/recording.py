@@ -1,131 +1,19 @@
 """What the scorekeeper's page works out from a game's public log: which entries are
 still in effect, what the last one was (to undo it), where each card has been seen
-this hand, and every refusal in plain words.
+this hand (the words of a refusal about a card, :mod:`web.refusals`).
 
 Everything here reads events already redacted for the public (``seat`` None), so
 nothing it says can name a card the page may not show."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from web.words import card_text, seat_name
+from web.words import seat_name
 
 # Events that only ever follow another event of the same entry: undone together with it.
 FOLLOW_UPS = ("HandScored", "GameFinished")
-
-# Every refusal, in words; the engine's own message (seats named, cards drawn) follows.
-TITLES: dict[str, str] = {
-    "unknown_command": "That is not an entry this page knows.",
-    "cannot_retract_deal": "A digital deal cannot be undone.",
-    "malformed_command": "Something is missing from that entry.",
-    "invalid_deadwood": "That count is more than a hand can hold.",
-    "invalid_card": "That is not a card of this game.",
-    "game_not_started": "The game has not started.",
-    "game_already_started": "The game has already started.",
-    "invalid_setup": "The game's setup is not allowed.",
-    "game_over": "The game is over: nothing more can be entered.",
-    "invalid_seat": "That player is not in this hand.",
-    "not_awaiting_deal": "A hand is still being played.",
-    "invalid_deck": "That deck is not a whole deck.",
-    "invalid_deal": "That deal is not possible.",
-    "wrong_mode": "That entry belongs to the other kind of game.",
-    "no_hand_in_play": "No hand is being played.",
-    "not_your_turn": "It is another player's turn.",
-    "no_upcard_offer": "The upcard is not on offer.",
-    "upcard_offer_pending": "The upcard must first be taken or passed.",
-    "must_draw_from_stock": "Everyone passed the upcard: the first player draws from the stock.",
-    "already_drew": "That player has already drawn this turn.",
-    "must_draw_first": "That player must draw first.",
-    "stock_empty": "The stock is empty.",
-    "discard_pile_empty": "The discard pile is empty.",
-    "card_unavailable": "That card cannot have come from the stock.",
-    "card_not_in_hand": "That player cannot be holding that card.",
-    "cannot_discard_taken_card": "The card just taken from the discard pile may not be thrown back.",
-    "card_required": "Name the card discarded face down.",
-    "knock_not_allowed_yet": "Nobody may knock until everyone has had a turn.",
-    "deadwood_too_high_to_knock": "Too much deadwood to knock.",
-    "laydown_not_allowed": "These rules have no laying down without discarding.",
-    "laydown_not_all_melded": "Laying down without discarding needs every card melded.",
-    "restock_not_allowed": "The stock cannot be restocked now.",
-    "decline_not_allowed": "The player must still draw.",
-    "not_in_showdown": "No showdown is going on.",
-    "already_revealed": "That hand has already been shown.",
-    "inconsistent_reveal": "That hand does not fit what the table has seen.",
-    "invalid_meld": "That meld is not a meld.",
-    "invalid_showdown": "That showdown cannot be scored.",
-    "not_awaiting_reentry": "Nobody is deciding on re-entry.",
-    "nothing_to_retract": "There is nothing to undo.",
-    "retract_partial": "That entry must be undone together with its scoring.",
-    # the store's and the page's own
-    "version_conflict": "Someone else entered something meanwhile.",
-    "idempotency_key_reused": "That form was already sent.",
-    "missing_card": "Enter the card first.",
-    "missing_cards": "Enter the hand's cards first.",
-    "bad_count": "A count is a whole number from 0 up.",
-    "no_game": "This table has no game to record yet.",
-    "not_recorded_here": "This game is played in the browser, not recorded here.",
-    "unknown_action": "That button is not one of this page's.",
-}
-
-# "seat 2" in the engine's messages → the player's name.
-_SEAT = re.compile(r"\bseat (\d+)('s)?")
-_CARD = re.compile(r"\b(10|[2-9TJQKA])([CDHS])\b|\b(X[12])\b")
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """An entry the engine (or the page) refused: ``title`` and ``detail`` are words;
-    ``code`` is kept for tests and logs, never shown."""
-
-    code: str
-    title: str
-    detail: str
-    action: str = ""
-    seat: int | None = None
-
-
-def humanise(message: str, names: Sequence[str]) -> str:
-    """The engine's message with seats named and cards drawn as faces.
-
-    >>> humanise("seat 1 cannot hold QS: it is in seat 0's hand", ["Ann", "Bo"])
-    "Bo cannot hold Q♠: it is in Ann's hand"
-    """
-
-    def seat(match: re.Match[str]) -> str:
-        name = seat_name(names, int(match.group(1)))
-        return name + (match.group(2) or "")
-
-    def card(match: re.Match[str]) -> str:
-        return card_text(match.group(0))
-
-    text = _SEAT.sub(seat, message)
-    text = _CARD.sub(card, text)
-    return text[:1].upper() + text[1:]
-
-
-def refusal(
-    code: str,
-    message: str,
-    names: Sequence[str],
-    history: Mapping[str, str] | None = None,
-    *,
-    action: str = "",
-    seat: int | None = None,
-) -> Refusal:
-    """A refusal in words. When the message places a card somewhere the table has seen
-    it (``it is in …``), the card's history says where and when instead."""
-    detail = humanise(message, names) if message else ""
-    if history and "it is in" in message:
-        for match in _CARD.finditer(message):
-            code_ = (match.group(0) or "").upper().replace("10", "T")
-            if code_ in history:
-                detail = f"{card_text(code_)} {history[code_]}."
-                break
-    return Refusal(code, TITLES.get(code, "That entry was refused."), detail, action, seat)
 
 
 def effective(events: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], set[int]]:

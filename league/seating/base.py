@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from core import DomainError
+
 PlayerId = int
 # The version of the seating algorithms a new request asks for. A stored request keeps
 # the version it was made with (absent: 1, before look-ahead seating), so a round seated
@@ -24,13 +26,15 @@ PlayerId = int
 ALGORITHM = 2
 
 
-class SeatingError(ValueError):
+class SeatingError(DomainError):
     """A seating that cannot be made or is not valid; ``code`` is stable."""
 
-    def __init__(self, message: str, code: str = "invalid_seating") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    default_code = "invalid_seating"
+
+    def __init__(
+        self, message: str, code: str | None = None, *, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(code, message, params=params)
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ A package split by job, each module's public names re-exported here (callers wri
 - :mod:`~league.services.publishing`: publishing a draft, one game per table;
 - :mod:`~league.services.completion`: a round's and a tournament's completion;
 - :mod:`~league.services.regeneration`: a round's seating computed again and compared;
-- :mod:`~league.services.checks` and :mod:`~league.services.errors`: the input checks
-  they share and their refusal.
+- :mod:`~league.services.checks`: the input checks they share (their refusal is
+  :class:`league.errors.LeagueError`).
 
 Who is active in round ``n``: players whose registration is ``checked_in`` and who enter
 from round ``n`` or earlier, plus those who ``dropped`` after round ``n`` or later (a
@@ -29,10 +29,10 @@ in are not seated, in a one-day tournament as in a league season: check-in is ho
 director says who is at the tables. ``withdrawn`` players never play.
 """
 
+from league.errors import LeagueError
 from league.services.checks import checked_edit_reason
 from league.services.completion import check_open_rounds, check_round_complete, game_ended
 from league.services.drafts import edit_draft
-from league.services.errors import LeagueError
 from league.services.publishing import publish_round
 from league.services.regeneration import RegenerateResult, regenerate
 from league.services.registrations import (

@@ -9,10 +9,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from league import limits
+from league.errors import LeagueError
 from league.limits import REASON_LENGTH
 from league.models import Tournament
 from league.seating import SeatingError
-from league.services.errors import LeagueError
 
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:

@@ -9,13 +9,13 @@ from typing import Any
 
 from django.db import transaction
 
+from league.errors import LeagueError
 from league.locks import round_for_update
 from league.models import Round
 from league.seating import PlayerId, Request, Seating, SeatingError, validate
 from league.seating import Table as SeatingTable
 from league.seating.base import meetings
 from league.services.checks import _edit_reason, _seating_error
-from league.services.errors import LeagueError
 from league.services.rounds import _write_tables, current_seating
 
 

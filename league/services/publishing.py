@@ -12,12 +12,12 @@ from django.utils import timezone
 import engine
 from games import services as game_services
 from games.models import Game, Source
+from league.errors import LeagueError
 from league.locks import round_for_update, tournament_for_update
 from league.models import ClubGame, Round, Table, TableSeat, Tournament
 from league.selectors import RoundTable, round_tables
 from league.services.checks import _edit_reason, _open_for_changes
 from league.services.completion import _complete_if_done
-from league.services.errors import LeagueError
 from league.services.rounds import departs_from_generated
 
 

@@ -8,10 +8,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from league import limits
+from league.errors import LeagueError
 from league.locks import registration_for_update
 from league.models import Club, Player, Registration, TableSeat, Tournament
 from league.services.checks import _name, _open_for_changes, _whole
-from league.services.errors import LeagueError
 
 
 def player_name(value: Any) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
+from league.errors import LeagueError
 from league.limits import REASON_LENGTH
 from league.locks import round_for_update, tournament_for_update
 from league.models import Round, Table, TableSeat, Tournament
@@ -18,7 +19,6 @@ from league.seating import Table as SeatingTable
 from league.selectors import RoundTable, round_tables
 from league.services.checks import _open_for_changes, _seating_error, _text
 from league.services.completion import _complete_if_done, _round_done
-from league.services.errors import LeagueError
 from league.services.registrations import active_registrations
 from league.services.seating_reads import seating_request
 from league.services.tournaments import smallest_table

@@ -14,12 +14,12 @@ import engine
 from engine.bots import BOTS
 from games import services as game_services
 from league import limits, projection
+from league.errors import LeagueError
 from league.limits import LATE_FIELDS, STANDINGS_FIELDS
 from league.locks import tournament_for_update
 from league.models import Club, Round, Tournament
 from league.seating import METHODS
 from league.services.checks import _name, _seating_params, _whole, _within
-from league.services.errors import LeagueError
 from league.standings import StandingsError, check_settings
 
 

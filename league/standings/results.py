@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import engine
+from core import DomainError
 
 PLAYING = "playing"
 FINISHED = "finished"
@@ -37,12 +38,23 @@ _DECODED = frozenset(("HandScored", "GameFinished", "ScoreAdjusted", "GameAbando
 READ_TYPES = _DECODED | {"GameStarted", "Retracted"}
 
 
-class StandingsError(ValueError):
-    """Settings or input the standings cannot use; ``code`` is stable."""
+class StandingsError(DomainError):
+    """Settings or input the standings cannot use; ``code`` is stable. A code that
+    concerns one setting names it as the error's ``field`` (:attr:`FIELD_OF_CODE`)."""
+
+    FIELD_OF_CODE: ClassVar[Mapping[str, str]] = {
+        "unknown_scoring": "scoring",
+        "invalid_placement_points": "placement_points",
+        "unknown_tiebreak": "tiebreaks",
+        "duplicate_tiebreak": "tiebreaks",
+        "invalid_tiebreaks": "tiebreaks",
+        "invalid_bye_points": "bye_points",
+        "invalid_min_games": "min_games",
+        "invalid_kind": "kind",
+    }
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(code, message, field=self.FIELD_OF_CODE.get(code))
 
 
 @dataclass(frozen=True, slots=True)

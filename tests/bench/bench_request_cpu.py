@@ -9,7 +9,9 @@ store and the engine, without a server or a socket): each turn reads the game as
 seat to move when the last answer showed another seat, then posts a random legal
 command with a fresh Idempotency-Key; a finished game is replaced by a new one. The
 random choices are seeded, so two checkouts run the same workload. It prints the
-thread CPU per turn. Compare two checkouts by running this file from each, alternately:
+thread CPU per turn, then plays ``--counted`` more turns counting the SQL statements
+each kind of request ran (``connection.execute_wrapper``, left out of the timing).
+Compare two checkouts by running this file from each, alternately:
 unlike ``bench_api.py`` it does not depend on the host's scheduling of many processes,
 but it also leaves out what Django's test client skips (the connection health check at
 the start of a request) and everything PostgreSQL spends.
@@ -37,10 +39,32 @@ def admin_sql(statement: str) -> None:
         conn.execute(statement)
 
 
-def play(turns: int, clients: list[Any], users: list[Any]) -> None:
+class Counter:
+    """SQL statements per kind of request (``execute_wrapper`` is Django's public hook)."""
+
+    def __init__(self) -> None:
+        self.kind = ""
+        self.queries: dict[str, int] = {}
+        self.requests: dict[str, int] = {}
+
+    def request(self, kind: str) -> None:
+        self.kind = kind
+        self.requests[kind] = self.requests.get(kind, 0) + 1
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        self.queries[self.kind] = self.queries.get(self.kind, 0) + 1
+        return execute(sql, params, many, context)
+
+
+def play(turns: int, clients: list[Any], users: list[Any], counter: Counter | None = None) -> None:
+    def count(kind: str) -> None:
+        if counter is not None:
+            counter.request(kind)
+
     def new_game() -> dict[str, Any]:
         seats = [{"user": user.pk} for user in users]
         body = {"preset": "knock-rummy", "mode": "digital", "seats": seats}
+        count("create")
         answer: dict[str, Any] = clients[0].post("/api/v1/games", body, format="json").json()
         return answer
 
@@ -49,11 +73,13 @@ def play(turns: int, clients: list[Any], users: list[Any]) -> None:
         state = game["state"]
         seat = state["view"]["to_move"] or 0
         if state["viewer"].get("seat") != seat:
+            count("read")
             state = clients[seat].get(f"/api/v1/games/{game['id']}?seat={seat}").json()
         legal = state["view"]["legal_commands"]
         if state["status"] != "playing" or not legal:
             game = new_game()
             continue
+        count("command")
         response = clients[seat].post(
             f"/api/v1/games/{game['id']}/commands",
             {"expected_version": state["version"], "command": random.choice(legal)},
@@ -70,6 +96,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--commands", type=int, default=1000, help="turns to time (after 50 to warm up)")
+    parser.add_argument("--counted", type=int, default=300, help="turns whose SQL statements are counted")
     args = parser.parse_args()
 
     dbname = f"kr_bench_cpu_{os.getpid()}"
@@ -109,6 +136,12 @@ def main() -> int:
         spent = time.thread_time() - started
         print(f"Python {sys.version.split()[0]} ({sys.executable})")
         print(f"{args.commands} turns: {spent / args.commands * 1000:.3f} ms of CPU per turn")
+        counter = Counter()
+        with connections["default"].execute_wrapper(counter):
+            play(args.counted, clients, users, counter)
+        for kind in sorted(counter.requests):
+            made = counter.requests[kind]
+            print(f"  {kind}: {made} requests, {counter.queries.get(kind, 0) / made:.2f} SQL statements each")
         connections.close_all()
     finally:
         admin_sql(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')

@@ -22,12 +22,12 @@ import gc, json, sys
 import config.wsgi  # what preload_app loads in the master
 from config import gunicorn
 from django.db import connection
-before = {"frozen": gc.get_freeze_count(), "views": "games.views" in sys.modules}
+before = {"frozen": gc.get_freeze_count(), "views": "api.games" in sys.modules}
 gunicorn.pre_fork(None, None)
 print(json.dumps({
     "before": before,
     "frozen": gc.get_freeze_count(),
-    "views": "games.views" in sys.modules and "web.views.public" in sys.modules,
+    "views": "api.games" in sys.modules and "web.views.public" in sys.modules,
     "connected": connection.connection is not None,
 }))
 """

@@ -1,4 +1,5 @@
-"""The engine imports nothing from Django, Celery or the database."""
+"""The engine imports nothing from Django, Celery or the database, and of the project
+only ``core``."""
 
 from __future__ import annotations
 
@@ -26,6 +27,28 @@ def test_importing_engine_imports_no_framework() -> None:
 
 
 ENGINE = ROOT / "engine"
+# The project's packages besides the engine; of them the engine may import core alone
+# (the domain error every layer shares, pure standard-library Python).
+PROJECT_PACKAGES = {"api", "config", "core", "games", "league", "web"}
+
+
+def test_the_engine_imports_core_and_no_other_project_package() -> None:
+    imported: dict[str, set[str]] = {}
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = {node.module}
+            elif isinstance(node, ast.Import):
+                names = {alias.name for alias in node.names}
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top in PROJECT_PACKAGES:
+                    imported.setdefault(top, set()).add(str(path.relative_to(ROOT)))
+    assert set(imported) == {"core"}, imported
+
+
 RULES_MODULES = sorted(
     "engine." + path.stem for path in ENGINE.glob("*.py") if path.stem not in ("__init__",)
 )

@@ -47,7 +47,7 @@ def test_a_length_may_be_given_and_is_checked(round_: Round, owner: Any) -> None
     for bad in (4, 241, "30", True, 4.5):
         with pytest.raises(LeagueError) as refused:
             clock.start_round_clock(round_, owner, minutes=bad)
-        assert refused.value.error_code == "invalid_round_minutes"
+        assert refused.value.code == "invalid_round_minutes"
         assert "from 5 to 240" in refused.value.message
     assert not RoundClock.objects.exists()
     assert clock.start_round_clock(round_, owner, minutes=5).minutes == 5
@@ -59,7 +59,7 @@ def test_a_running_clock_is_not_started_twice_and_a_stopped_one_starts_again(
     first = clock.start_round_clock(round_, owner)
     with pytest.raises(LeagueError) as refused:
         clock.start_round_clock(round_, owner)
-    assert (refused.value.error_code, refused.value.status_code) == ("clock_running", 409)
+    assert (refused.value.code, refused.value.kind.value) == ("clock_running", "conflict")
     stopped = clock.stop_round_clock(round_, owner)
     assert stopped.state == clock.STOPPED and not stopped.ticking
     # stopped, what was left stays: later reads say the same
@@ -67,7 +67,7 @@ def test_a_running_clock_is_not_started_twice_and_a_stopped_one_starts_again(
     assert frozen is not None and frozen.remaining == stopped.remaining
     with pytest.raises(LeagueError) as again:
         clock.stop_round_clock(round_, owner)
-    assert again.value.error_code == "clock_not_running"
+    assert again.value.code == "clock_not_running"
     restarted = clock.start_round_clock(round_, owner)
     assert restarted.state == clock.RUNNING and restarted.started_at >= first.started_at
     assert RoundClock.objects.count() == 1
@@ -78,7 +78,7 @@ def test_only_a_round_in_play_has_a_clock(round_: Round, owner: Any, status: str
     Round.objects.filter(pk=round_.pk).update(status=status)
     with pytest.raises(LeagueError) as refused:
         clock.start_round_clock(round_, owner)
-    assert refused.value.error_code == "round_not_running"
+    assert refused.value.code == "round_not_running"
     assert not RoundClock.objects.exists()
 
 
@@ -86,7 +86,7 @@ def test_a_finished_tournament_starts_no_clock_and_keeps_its_length(round_: Roun
     Tournament.objects.filter(pk=round_.tournament_id).update(status=Tournament.Status.FINISHED)
     with pytest.raises(LeagueError) as refused:
         clock.start_round_clock(round_, owner)
-    assert refused.value.error_code == "tournament_finished"
+    assert refused.value.code == "tournament_finished"
     with pytest.raises(LeagueError):
         clock.set_round_minutes(round_.tournament, 30, owner)
     assert Tournament.objects.get(pk=round_.tournament_id).round_minutes == 40
@@ -115,4 +115,4 @@ def test_the_round_length_has_its_range(round_: Round, owner: Any) -> None:
     assert Tournament.objects.get(pk=round_.tournament_id).round_minutes == 240
     with pytest.raises(LeagueError) as refused:
         clock.set_round_minutes(round_.tournament, 0, owner)
-    assert refused.value.error_code == "invalid_round_minutes"
+    assert refused.value.code == "invalid_round_minutes"

@@ -19,10 +19,10 @@ def _tournament(staff: dict[str, Any], players: int, **data: Any) -> Tournament:
     return checked_in_tournament(staff, [f"P{n}" for n in range(players)], **{"rounds": 2, **data})
 
 
-def _refused(tournament: Tournament, by: Any, **kwargs: Any) -> tuple[str, str, int]:
+def _refused(tournament: Tournament, by: Any, **kwargs: Any) -> tuple[str, str, str]:
     with pytest.raises(services.LeagueError) as caught:
         services.generate_round(tournament, by, **kwargs)
-    return caught.value.error_code, caught.value.message, caught.value.status_code
+    return caught.value.code, caught.value.message, caught.value.kind.value
 
 
 def _codes(tournament: Tournament) -> list[tuple[str, bool, bool]]:
@@ -37,14 +37,14 @@ def test_every_enforced_blocker_is_the_error_generate_round_raises(staff: dict[s
 
     (draft,) = services.round_blockers(tournament)
     assert (draft.code, draft.overridable) == ("round_in_draft", False)
-    assert _refused(tournament, director, force_reason="no") == (draft.code, draft.message, draft.status)
+    assert _refused(tournament, director, force_reason="no") == (draft.code, draft.message, "conflict")
     assert draft.message == "round 1 is still a draft: publish it first"
     assert draft.advice == "Round 1 is still a draft: publish it first."
 
     services.publish_round(first, director)
     (playing,) = services.round_blockers(tournament)
     assert (playing.code, playing.overridable) == ("round_not_complete", True)
-    assert _refused(tournament, director) == (playing.code, playing.message, 409)
+    assert _refused(tournament, director) == (playing.code, playing.message, "conflict")
     assert "Round 1 is still being played" in playing.advice and "if you say why" in playing.advice
 
     # every game over, the completion task not run yet: nothing blocks, and generating
@@ -62,7 +62,7 @@ def test_every_enforced_blocker_is_the_error_generate_round_raises(staff: dict[s
     tournament.refresh_from_db()
     (closed,) = services.round_blockers(tournament)
     assert closed.code == "tournament_finished" and closed.advice == "The tournament is closed."
-    assert _refused(tournament, director) == (closed.code, closed.message, 409)
+    assert _refused(tournament, director) == (closed.code, closed.message, "conflict")
 
 
 def test_all_fixed_rounds_generated(staff: dict[str, Any]) -> None:
@@ -73,7 +73,7 @@ def test_all_fixed_rounds_generated(staff: dict[str, Any]) -> None:
     Round.objects.filter(pk=first.pk).update(status=Round.Status.COMPLETE)
     assert _codes(tournament) == [("no_more_rounds", False, True)]
     (blocker,) = services.round_blockers(tournament)
-    assert _refused(tournament, director) == (blocker.code, blocker.message, 409)
+    assert _refused(tournament, director) == (blocker.code, blocker.message, "conflict")
     assert blocker.advice == "All 1 rounds have been generated."
 
 

@@ -41,7 +41,7 @@ def test_active_players_are_checked_in_entered_and_not_dropped(staff: dict[str, 
     assert services.regenerate(first).same
     with pytest.raises(services.LeagueError) as refused:
         services.set_registration_status(Registration.objects.get(pk=ann.pk), "withdrawn")
-    assert refused.value.error_code == "already_played"
+    assert refused.value.code == "already_played"
 
 
 def test_swiss_seats_by_the_standings_projection(staff: dict[str, Any]) -> None:
@@ -89,7 +89,7 @@ def test_a_digital_player_without_a_login_cannot_be_seated(staff: dict[str, Any]
     round_ = services.generate_round(tournament, staff["director"])
     with pytest.raises(services.LeagueError) as refused:
         services.publish_round(round_, staff["director"])
-    assert refused.value.error_code == "player_has_no_login"
+    assert refused.value.code == "player_has_no_login"
     assert Round.objects.get(pk=round_.pk).status == "draft" and not Game.objects.exists()
 
 

@@ -10,9 +10,11 @@ from django.template import Context, Template
 from django.test import Client, RequestFactory
 
 from config.error_views import permission_denied
+from core import DomainError, Kind
+from league.access import require_director
 from league.models import Club, Membership
 from web.forms import posted_key
-from web.roles import require_director
+from web.refusals import words
 
 pytestmark = pytest.mark.django_db
 
@@ -66,11 +68,16 @@ def test_password_change_needs_sign_in() -> None:
 def test_a_player_on_a_director_page_gets_the_403_page(ann: Any) -> None:
     club = Club.objects.create(name="Riverside", slug="riverside")
     Membership.objects.create(club=club, user=ann, role=Membership.Role.PLAYER)
-    with pytest.raises(PermissionDenied) as refused:
+    with pytest.raises(DomainError) as refused:
         require_director(ann, club.pk)
+    assert (refused.value.code, refused.value.kind, refused.value.params) == (
+        "permission_denied",
+        Kind.FORBIDDEN,
+        {"role": "director"},
+    )
     request = RequestFactory().get("/tournaments/1/desk")
     request.user = ann
-    response = permission_denied(request, refused.value)
+    response = permission_denied(request, PermissionDenied(words(refused.value)))
     assert response.status_code == 403
     assert b"You may not open this page" in response.content
     assert b"Only the club&#x27;s directors may open this page." in response.content

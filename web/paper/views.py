@@ -29,14 +29,14 @@ from django.views.decorators.http import require_safe
 from engine.errors import EngineError
 from games.services import RuleSetRefused, ruleset_named
 from league import limits
-from league.models import Membership, Round, Tournament
+from league.access import is_recorder, require_recorder
+from league.models import Round, Tournament
 from league.tables import RoundTables, linked_table, round_tables, shown_round
 from web import public_standings
 from web.forms import BadField, posted_whole
 from web.paper.qr import qr_svg, table_address
 from web.paper.sheets import sheet_for
 from web.public_reads import public_tournament
-from web.roles import has_role, require_recorder
 
 LAYOUTS = ("a4", "a6")  # table slips: four to an A4 sheet, or one per A6 card
 ORDERS = ("table", "player")
@@ -172,9 +172,7 @@ def table_link(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404("No such table.")
     round_ = table.round
     tournament = round_.tournament
-    recorder = has_role(
-        request.user, tournament.club_id, Membership.Role.DIRECTOR, Membership.Role.SCOREKEEPER
-    )
+    recorder = is_recorder(request.user, tournament.club_id)
     physical = tournament.mode == Tournament.Mode.PHYSICAL
     if recorder and physical:
         return redirect(reverse("table-record", args=[table.pk]))

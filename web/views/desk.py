@@ -3,7 +3,8 @@
 status, corrections at a table, and closing.
 
 Every write goes through ``league.services`` (tournaments, registrations, rounds) or
-``games.services.submit_command`` (corrections). Plain form posts work without
+the one submit path, ``games.services.submit_as`` (corrections); who may open the desk is
+``league.access``'s to say, and every refusal is worded by ``web.refusals``. Plain form posts work without
 JavaScript (POST, redirect, GET); with htmx the desk swaps only its own part of the
 page. Each form carries its own key: corrections hand it to ``submit_command`` as the
 idempotency key, the league's writes run through :func:`web.once.once`."""
@@ -27,23 +28,23 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
-from config.api_errors import ApiError
+from core import DomainError
 from engine import GameState
 from engine.errors import EngineError
 from games import selectors as game_selectors
 from games import services as game_services
 from games import store
-from games.access import access_for, authorize_command
 from games.models import Game, Source
 from league import clock, limits, services
+from league.access import is_director, require_director
 from league.limits import LATE_FIELDS
-from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
+from league.models import Club, Player, Registration, Round, Table, Tournament
 from league.results import finished_tournaments
 from league.selectors import RoundTable, round_tables, visible_tournaments
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.once import Outcome, once
-from web.roles import has_role, require_director
+from web.refusals import words
 from web.words import game_status_text, points_text, score_text, seat_name
 
 Action = Callable[[], Outcome]
@@ -70,8 +71,8 @@ def _act(request: HttpRequest, scope: str, action: Action, fallback: str) -> Htt
     """Run a league write once per form; a refusal is shown as a message (nothing changed)."""
     try:
         outcome = once(request, scope, action)
-    except ApiError as exc:  # league.services.LeagueError is an ApiError
-        messages.error(request, exc.message)
+    except DomainError as exc:  # league.services.LeagueError among them
+        messages.error(request, words(exc))
         return redirect(fallback)
     if outcome.message:
         messages.success(request, outcome.message)
@@ -105,7 +106,7 @@ def _int(value: Any) -> int | None:
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's tournaments and players, for everyone; links to the desk for directors."""
     club = get_object_or_404(Club, slug=slug)
-    is_director = has_role(request.user, club.pk, Membership.Role.DIRECTOR)
+    directs = is_director(request.user, club.pk)
     # a tournament in draft is listed to the club's staff only
     tournaments = list(visible_tournaments(request.user, club).order_by("-created_at", "-id"))
     for t in tournaments:
@@ -117,7 +118,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "tournaments": tournaments,
             "players": club.players.order_by("name"),
-            "is_director": is_director,
+            "is_director": directs,
             "finished": finished_tournaments(club),
         },
     )
@@ -158,8 +159,8 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
 
         try:
             outcome = once(request, "tournament-new", create)
-        except ApiError as exc:
-            form.add_service_error(exc.error_code, exc.message)
+        except DomainError as exc:
+            form.add_service_error(exc)
         else:
             if outcome.message:
                 messages.success(request, outcome.message)
@@ -208,8 +209,8 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
         try:
             outcome = once(request, "tournament-edit", update)
-        except ApiError as exc:
-            form.add_service_error(exc.error_code, exc.message)
+        except DomainError as exc:
+            form.add_service_error(exc)
         else:
             messages.success(request, outcome.message)
             return redirect(outcome.location)
@@ -493,7 +494,7 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
         # in play (a repeated form never gets here: once() answers it as the first post)
         for blocker in services.round_blockers(tournament):
             if not (blocker.overridable and reason):
-                raise ApiError(blocker.code, blocker.advice, blocker.status)
+                raise services.LeagueError(blocker.code, blocker.advice, blocker.status)
         manual = services.manual_start(tournament)  # None unless the director seats by hand
         round_ = services.generate_round(tournament, request.user, force_reason=reason, manual=manual)
         sizes = "+".join(str(len(t.seats)) for t in round_tables([round_.pk])[round_.pk])
@@ -767,27 +768,27 @@ def table_corrections(request: HttpRequest, pk: int, table_id: int) -> HttpRespo
         )
     back = reverse("desk-table", args=[tournament.pk, table.pk])
     try:
-        access = access_for(request.user, game, for_action="command")
-        authorize_command(access, command)
-        result = game_services.submit_command(
-            game=game,
-            command=command,
-            actor=request.user,
-            source=Source.WEB,
+        result = game_services.submit_as(
+            request.user,
+            game,
+            command,
             expected_version=version if version is not None else game.version,
             idempotency_key=posted_key(request, f"correct-{game.pk}"),
+            source=Source.WEB,
         )
-    except game_services.VersionConflict:
-        messages.error(
-            request,
-            "The table recorded something while you were confirming: check the table, then try again.",
-        )
+    except game_services.VersionConflict as exc:
+        messages.error(request, words(exc, page="desk"))
         return redirect(back)
-    except (EngineError, game_services.StoreError, ApiError) as exc:
+    except DomainError as exc:
+        names = [str(seat["name"]) for seat in game.seats]
         return render(
             request,
             "desk/table.html",
-            {**_table_context(tournament, table), "error": exc.message, "error_kind": kind},
+            {
+                **_table_context(tournament, table),
+                "error": words(exc, names, page="desk"),
+                "error_kind": kind,
+            },
             status=409,
         )
     if not result.replayed and game.status in game_services.FINAL_STATUSES:

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 
-from config.api_errors import ApiError
+from core import DomainError
 from engine import GameState
 from games import selectors, store
 from games.access import GameAccess, access_for
@@ -111,7 +111,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         access_for(request.user, game, for_action="export")
         exportable = True
-    except ApiError:
+    except DomainError:
         exportable = False
     hand_moves = [m for m in built.moves if m.hand_number == move.hand_number] if move.hand_number else []
     context = {

@@ -3,7 +3,8 @@ brings the bots' moves, and practice games against bots started from the home pa
 
 The page shows only the player's own view (:func:`engine.view` for their seat); the
 moves it offers are that view's legal commands, and a posted move is checked against
-them again before it reaches :func:`games.services.submit_command`. Plain form posts
+them again before it reaches the one submit path, :func:`games.services.submit_as`;
+a refusal is worded by :mod:`web.refusals`. Plain form posts
 work without JavaScript; htmx swaps the table in place and polls while others move
 (an unchanged poll is a 304)."""
 
@@ -21,15 +22,16 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 import engine
-from config.api_errors import ApiError
+from core import DomainError, Kind
 from engine import GameState
 from engine.rules import PRESETS
 from games import services, store
-from games.access import GameAccess, access_for, authorize_command
+from games.access import GameAccess, access_for
 from games.models import Game, Mode, Source
 from games.redaction import live_hand
 from web import replay
 from web.forms import posted_key
+from web.refusals import words
 from web.views.games import game_or_404
 from web.words import game_status_text
 
@@ -240,33 +242,26 @@ def _is_htmx(request: HttpRequest) -> bool:
 
 def _submit(request: HttpRequest, game: Game, access: GameAccess, seat: int, state: GameState) -> str | None:
     """Send the posted move; the reason in words when it was not played."""
-    raw_version = request.POST.get("version", "")
-    if not (raw_version.isascii() and raw_version.isdigit() and len(raw_version) <= 9):
-        return "The form was incomplete: reload the page and try again."
-    command = parse_move(request.POST.get("move", ""), seat)
-    if command is None or command not in engine.view(state, seat).legal_commands:
-        if int(raw_version) != state.version:
-            return "The game moved on before your move arrived: here is the table as it is now."
-        return "That move is not open to you now."
-    wire = engine.command_to_dict(command)
+    names = [s.name for s in state.seats]
     try:
-        authorize_command(access, wire)
-        services.submit_command(
-            game=game,
-            command=wire,
-            actor=request.user,
-            source=Source.WEB,
+        raw_version = request.POST.get("version", "")
+        if not (raw_version.isascii() and raw_version.isdigit() and len(raw_version) <= 9):
+            raise DomainError("bad_version", "the form's version is not a number")
+        command = parse_move(request.POST.get("move", ""), seat)
+        if command is None or command not in engine.view(state, seat).legal_commands:
+            if int(raw_version) != state.version:
+                raise DomainError("version_conflict", "the game moved on", kind=Kind.CONFLICT)
+            raise DomainError("move_not_open", "not one of the view's legal commands")
+        services.submit_as(
+            request.user,
+            access,
+            engine.command_to_dict(command),
             expected_version=int(raw_version),
             idempotency_key=posted_key(request, f"play:{game.pk}"),
+            source=Source.WEB,
         )
-    except services.VersionConflict:
-        return "The game moved on before your move arrived: here is the table as it is now."
-    except engine.IllegalMove as exc:
-        return exc.message
-    except services.StoreError as exc:
-        return exc.message
-    except ApiError as exc:
-        return exc.message
+    except DomainError as exc:
+        return words(exc, names, page="play")
     return None
 
 
@@ -329,8 +324,8 @@ def start_practice(request: HttpRequest) -> HttpResponse:
             idempotency_key=posted_key(request, "practice"),
             bot_delay=PRACTICE_PACES[pace],
         )
-    except (services.StoreError, engine.IllegalMove) as exc:
-        messages.error(request, f"The practice game could not be started: {exc}")
+    except DomainError as exc:
+        messages.error(request, f"The practice game could not be started: {words(exc)}")
         return redirect("home")
     return redirect(reverse("game-play", kwargs={"game_id": result.game.pk}))
 

@@ -4,10 +4,13 @@ scorekeepers), ``/games/<id>/record`` for a club game outside a tournament (whoe
 ``games.access`` lets record it).
 
 The page is drawn from the recorder's view (``engine.view(state, None, recorder=True)``)
-and the public event log, never from the raw state. Every form carries a form key passed
-to ``games.services.submit_command`` as its idempotency key, so a double tap records
-once. htmx posts get the panel back (``templates/record/_panel.html``); plain posts
-are redirected back to the page (POST/redirect/GET), or get the page with the refusal."""
+and the public event log, never from the raw state. Who may record is
+``games.access``'s to say (for a table whose round is not published yet, the club's
+roles in ``league.access``); every entry goes through the one submit path,
+``games.services.submit_as``, with the form's key as its idempotency key, so a double
+tap records once. Refusals are worded by ``web.refusals``. htmx posts get the panel back
+(``templates/record/_panel.html``); plain posts are redirected back to the page
+(POST/redirect/GET), or get the page with the refusal."""
 
 from __future__ import annotations
 
@@ -17,7 +20,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -25,29 +27,32 @@ from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 
 import engine
+from core import DomainError
 from engine.arrangement import MAX_HAND, best_arrangement
 from engine.cards import ALL_CARDS, Card, InvalidCard
 from engine.layoffs import best_defence
 from engine.melds import make_meld
 from engine.state import HandState
 from games import selectors, services, store
-from games.access import access_for
+from games.access import GameAccess, access_for
 from games.models import Game, Source
+from league.access import require_recorder
 from league.selectors import table_of_game, table_with_round
 from web.forms import posted_key
-from web.recording import Refusal, card_history, effective, humanise, last_entry, refusal
-from web.roles import require_recorder
+from web.recording import card_history, effective, last_entry
+from web.refusals import Refusal, refusal
 from web.words import card_text, cards_text, describe, score_text
 
 RECENT = 8  # entries listed under "Last entries"
 SUITS = (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"))
 
 
-class PageRefusal(Exception):
-    def __init__(self, code: str, message: str = "") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class PageRefusal(DomainError):
+    """An entry this page refuses before the game sees it (invalid); worded, like every
+    refusal, by ``web.refusals`` from its code and params."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(code, message, params=params)
 
 
 @dataclass
@@ -57,6 +62,7 @@ class Target:
     game: Game | None
     title: str
     url: str  # the page's own address; the forms post here
+    access: GameAccess | None = None  # the user's, once the page has a game
     heading: str = ""
     not_ready: str = ""
     back: str = ""
@@ -85,19 +91,22 @@ def _table_target(request: HttpRequest, table_id: int) -> Target:
     if table is None:
         raise Http404(f"There is no table {table_id}.")
     tournament = table.round.tournament
-    require_recorder(request.user, tournament.club_id)
     url = reverse("table-record", args=[table.pk])
     title = f"Table {table.number} · round {table.round.number}"
     target = Target(None, title, url, heading=f"{tournament.name} — {tournament.club.name}")
     if table.round.status == "draft" or table.game_id is None:
+        require_recorder(request.user, tournament.club_id)
         target.not_ready = (
             f"Round {table.round.number} is not published yet. Its tables get their games when "
             "the director publishes the round; then this page records the game at this table."
         )
         return target
-    target.game = store.read_game(table.game_id)
-    if target.game is None:  # pragma: no cover - the foreign key keeps the game
+    game = store.read_game(table.game_id)
+    if game is None:  # pragma: no cover - the foreign key keeps the game
         raise Http404("The table's game is missing.")
+    # The table's game is recorded by whoever games.access lets record it: the club's
+    # directors and scorekeepers (the league's recorder check) and the game's owner.
+    target.game, target.access = game, access_for(request.user, game, for_action="record")
     return target
 
 
@@ -108,13 +117,11 @@ def _game_target(request: HttpRequest, game_id: int) -> Target | HttpResponse:
     table = table_of_game(game.pk)
     if table is not None:
         return HttpResponseRedirect(reverse("table-record", args=[table.pk]))
-    access = access_for(request.user, game, for_action="read")
-    if not access.may_record:
-        raise PermissionDenied(
-            "Only the game's owner and its club's directors and scorekeepers may record it."
-        )
+    access = access_for(request.user, game, for_action="record")
     names = " · ".join(seat["name"] for seat in game.seats)
-    return Target(game, f"Game {game.pk}", reverse("game-record", args=[game.pk]), heading=names)
+    return Target(
+        game, f"Game {game.pk}", reverse("game-record", args=[game.pk]), heading=names, access=access
+    )
 
 
 def _resolve(request: HttpRequest, kind: str, pk: int) -> Target | HttpResponse:
@@ -327,11 +334,7 @@ def _card(text: str) -> str:
     try:
         return Card.parse(text).code
     except InvalidCard:
-        raise PageRefusal(
-            "invalid_card",
-            f"“{text}” is not a card: type a rank (A, 2 to 10, J, Q, K) and a suit (c, d, h, s), "
-            "like 7h, 10d or qs; the jokers are x1 and x2.",
-        ) from None
+        raise PageRefusal("invalid_card", f"{text[:40]!r} is not a card", text=text[:40]) from None
 
 
 def _cards(text: str, picked: list[str] | None = None) -> list[str]:
@@ -349,7 +352,7 @@ def _one_card(post: QueryDict, *, required: bool) -> str | None:
     text = post.get("card", "").strip() or post.get("picked", "").strip()
     if not text:
         if required:
-            raise PageRefusal("missing_card", "Type the card (like 7h or qs) or tap it in the picker.")
+            raise PageRefusal("missing_card", "no card entered", card="drawn")
         return None
     return _card(text)
 
@@ -363,7 +366,7 @@ def _number(raw: str) -> bool:
 def _seat(post: QueryDict, field_name: str = "seat") -> int:
     raw = post.get(field_name, "")
     if not _number(raw):
-        raise PageRefusal("invalid_seat", "Choose a player.")
+        raise PageRefusal("invalid_seat", "no player chosen")
     return int(raw)
 
 
@@ -397,12 +400,12 @@ def build_command(action: str, post: QueryDict, seats: int, kept: list[Any], use
     if action == "deal":
         upcard = post.get("upcard", "").strip()
         if not upcard:
-            raise PageRefusal("missing_card", "Type the upcard, the card turned up beside the stock.")
+            raise PageRefusal("missing_card", "no upcard entered", card="upcard")
         return {"type": "DealHand", "upcard": _card(upcard)}
     if action == "reveal":
         cards = _cards(post.get("cards", ""), post.getlist("picked"))
         if not cards:
-            raise PageRefusal("missing_cards", "Type the cards shown (like 7h 8h 9h qs) or tap them.")
+            raise PageRefusal("missing_cards", "no cards entered", hands="shown")
         return {"type": "RevealHand", "seat": _seat(post), "cards": cards}
     if action == "result_hands":
         hands = {}
@@ -410,7 +413,7 @@ def build_command(action: str, post: QueryDict, seats: int, kept: list[Any], use
             if f"hands-{seat}" in post:
                 cards = _cards(post.get(f"hands-{seat}", ""))
                 if not cards:
-                    raise PageRefusal("missing_cards", "Enter every player's final hand.")
+                    raise PageRefusal("missing_cards", "a final hand is missing", hands="final")
                 hands[str(seat)] = cards
         return {"type": "RecordHandResult", "knocker": _knocker(post), "hands": hands}
     if action == "result_counts":
@@ -419,22 +422,22 @@ def build_command(action: str, post: QueryDict, seats: int, kept: list[Any], use
             if f"deadwood-{seat}" in post:
                 raw = post.get(f"deadwood-{seat}", "").strip()
                 if not _number(raw):
-                    raise PageRefusal("bad_count", "Enter every player's announced count (0 or more).")
+                    raise PageRefusal("bad_count", "a count is missing or not a number")
                 counts[str(seat)] = int(raw)
         return {"type": "RecordHandResult", "knocker": _knocker(post), "deadwood": counts}
     if action == "undo":
         entry = last_entry(kept)
         if not entry:
-            raise PageRefusal("nothing_to_retract", "Nothing has been entered yet.")
+            raise PageRefusal("nothing_to_retract", "nothing has been entered yet")
         reason = f"undone on the scorekeeper's page by {user.get_username()}"
         return {"type": "Retract", "count": len(entry), "reason": reason}
-    raise PageRefusal("unknown_action", "Reload the page and use one of its buttons.")
+    raise PageRefusal("unknown_action", "not one of the page's buttons")
 
 
 def _submit(request: HttpRequest, target: Target) -> tuple[Refusal | None, str]:
     """Record what the form asks for: (the refusal, or None and what was recorded)."""
-    game = target.game
-    assert game is not None
+    game, access = target.game, target.access
+    assert game is not None and access is not None
     post = request.POST
     action = post.get("action", "")
     names = [seat["name"] for seat in game.seats]
@@ -443,34 +446,25 @@ def _submit(request: HttpRequest, target: Target) -> tuple[Refusal | None, str]:
     kept, _ = effective(events)
     try:
         if game.mode != "physical":
-            raise PageRefusal("not_recorded_here", "Its players move in the browser.")
+            raise PageRefusal("not_recorded_here", "its players move in the browser")
         command = build_command(action, post, len(names), kept, request.user)
         raw_version = post.get("version", "")
         if raw_version and not _number(raw_version):
             # a junk version is refused, never read as "the current one" (a stale entry would pass)
-            raise PageRefusal("bad_version", "The form was incomplete: reload the page and try again.")
+            raise PageRefusal("bad_version", "the form's version is not a number")
         version = int(raw_version) if raw_version else game.version
-        services.submit_command(
-            game=game,
-            command=command,
-            actor=request.user,
-            source=Source.WEB,
+        services.submit_as(
+            request.user,
+            access,
+            command,
             expected_version=version,
             idempotency_key=posted_key(request, f"record:{game.pk}"),
+            source=Source.WEB,
         )
-    except PageRefusal as exc:
-        return refusal(exc.code, exc.message, names, action=action, seat=seat), ""
-    except engine.IllegalMove as exc:
+    except DomainError as exc:
+        # where the table last saw each card: the words of a card that cannot be here
         history = card_history(kept, names)
-        return refusal(exc.code, exc.message, names, history, action=action, seat=seat), ""
-    except services.VersionConflict:
-        message = (
-            "The page now shows the latest entries: check them, then enter yours again if it is still needed."
-        )
-        return refusal("version_conflict", message, names, action=action, seat=seat), ""
-    except services.IdempotencyKeyReused:
-        message = "The page has been refreshed: enter it again if it is still needed."
-        return refusal("idempotency_key_reused", message, names, action=action, seat=seat), ""
+        return refusal(exc, names, history, page="record", action=action, seat=seat), ""
     fresh = store.read_game(game.pk)
     assert fresh is not None
     target.game = fresh
@@ -560,7 +554,7 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     try:
         codes = _cards(query.get("cards", ""), query.getlist("picked"))
     except PageRefusal as exc:
-        return {"problem": exc.message}
+        return {"problem": refusal(exc).detail or refusal(exc).title}
     size = hand.sizes[seat]
     base: dict[str, Any] = {"size": size, "count": len(codes), "name": names[seat]}
     if not codes:
@@ -575,7 +569,7 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
         try:
             _arrange(base, cards, seat, hand, rs)
         except engine.EngineError as exc:  # a joker these rules do not use
-            return {"problem": humanise(exc.message, names)}
+            return {"problem": str(refusal(exc, names))}
     if len(codes) < size:
         base["waiting"] = True
         return base
@@ -584,7 +578,7 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     except engine.IllegalMove as exc:
         public, _ = selectors.viewer_events(game, after=0, seat=None)
         kept, _ = effective(public)
-        base["refusal"] = refusal(exc.code, exc.message, names, card_history(kept, names))
+        base["refusal"] = refusal(exc, names, card_history(kept, names), page="record")
         return base
     scored = [e for e in events if isinstance(e, engine.HandScored)]
     if scored:

@@ -12,34 +12,33 @@ answered from the original response and writes nothing (``LeagueWrite``)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Callable
 from typing import Any
 
-from django.db import IntegrityError, transaction
 from django.db.models import Count
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
-from config.api_errors import ApiError
+from api.games import game_create_arguments, game_created_response
+from api.idempotency import IDEMPOTENCY_HEADER, idempotent
+from api.views import ApiView, error_responses, json_object, require_user
 from games import services as game_services
 from games.models import Game
 from games.serializers import ErrorSerializer, GameCreatedSerializer, GameCreateSerializer
-from games.views import (
-    IDEMPOTENCY_HEADER,
-    IDEMPOTENCY_KEY,
-    ApiView,
-    error_responses,
-    game_create_arguments,
-    game_created_response,
+from league import services
+from league.access import (
+    access_club_by_id,
+    access_club_player_by_id,
+    access_registration_by_player,
+    access_round_by_number,
+    access_tournament_by_id,
+    require_director,
+    require_recorder,
+    sees_drafts,
 )
-from league import limits, services
-from league.models import Club, ClubGame, LeagueWrite, Membership, Player, Registration, Round, Tournament
-from league.selectors import PUBLIC_TOURNAMENTS, is_club_recorder, sees_drafts, visible_tournaments
+from league.models import Club, ClubGame, Round
+from league.selectors import PUBLIC_TOURNAMENTS, visible_tournaments
 from league.serializers import (
     ClubSerializer,
     PlayerCreateSerializer,
@@ -80,138 +79,11 @@ def league_errors(*statuses: int) -> dict[int, OpenApiResponse]:
 WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)
 
 
-# --- access -------------------------------------------------------------------------------
-
-
-# Ids and round numbers above these are not looked up (no row has them; the database's
-# integer columns could not even hold some).
-MAX_ID = limits.MAX_ID
-MAX_ROUND = 32767
-
-
-def _club(club_id: int) -> Club:
-    club = Club.objects.filter(pk=club_id).first() if club_id <= MAX_ID else None
-    if club is None:
-        raise ApiError("not_found", f"there is no club {club_id}", 404)
-    return club
-
-
-def tournament_or_404(tournament_id: int, user: Any) -> Tournament:
-    """The tournament ``tournament_id`` (its club joined), or the API's ``not_found`` —
-    also for a tournament in draft, to those who may not see the club's drafts."""
-    tournament = (
-        Tournament.objects.select_related("club").filter(pk=tournament_id).first()
-        if tournament_id <= MAX_ID
-        else None
-    )
-    if tournament is None or (
-        tournament.status == Tournament.Status.DRAFT and not sees_drafts(user, tournament.club_id)
-    ):
-        raise ApiError("not_found", f"there is no tournament {tournament_id}", 404)
-    return tournament
-
-
-def _round(request: Request, tournament: Tournament, number: int) -> Round:
-    round_ = (
-        Round.objects.filter(tournament=tournament, number=number).first() if number <= MAX_ROUND else None
-    )
-    if round_ is None or (
-        round_.status == Round.Status.DRAFT and not _sees_drafts(request, tournament.club_id)
-    ):
-        raise ApiError("not_found", f"tournament {tournament.pk} has no round {number}", 404)
-    return round_
-
-
-def _sees_drafts(request: Request, club_id: int) -> bool:
-    return sees_drafts(request.user, club_id)
-
-
-def _require_user(request: Request) -> None:
-    if not request.user.is_authenticated:
-        raise ApiError("not_authenticated", "sign in (session or token) first", status.HTTP_401_UNAUTHORIZED)
-
-
-def _user_id(request: Request) -> int:
-    """The signed-in caller's id (views call :func:`_require_user` first)."""
-    user_id = request.user.pk
-    if user_id is None:
-        raise ApiError("not_authenticated", "sign in (session or token) first", status.HTTP_401_UNAUTHORIZED)
-    return int(user_id)
-
-
-def _require_director(request: Request, club: Club) -> None:
-    is_director = Membership.objects.filter(
-        club=club, user_id=_user_id(request), role=Membership.Role.DIRECTOR
-    ).exists()
-    if not is_director:
-        raise ApiError(
-            "permission_denied", "only the club's directors manage its players and tournaments", 403
-        )
-
-
 def _body(request: Request, shape: type[Serializer[None]]) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
-        raise ApiError("invalid_request", "the body must be a JSON object")
-    body = shape(data=request.data)
+    body = shape(data=json_object(request.data))
     body.is_valid(raise_exception=True)
     data: dict[str, Any] = dict(body.validated_data)
     return data
-
-
-# --- idempotent writes --------------------------------------------------------------------
-
-
-def _digest(request: Request) -> str:
-    document = {"method": request.method, "path": request.path, "body": request.data}
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _key(request: Request) -> str | None:
-    key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")
-    if key is not None and not IDEMPOTENCY_KEY.match(key):
-        raise ApiError(
-            "invalid_idempotency_key", "Idempotency-Key must be 1-200 characters of A-Z a-z 0-9 . _ ~ + / = -"
-        )
-    return key
-
-
-def _earlier(request: Request, key: str, digest: str) -> Response | None:
-    earlier = LeagueWrite.objects.filter(user_id=_user_id(request), key=key).first()
-    if earlier is None:
-        return None
-    if earlier.digest != digest:
-        raise ApiError(
-            "idempotency_key_reused",
-            "this Idempotency-Key was already used for a different request; use a new key per write",
-            422,
-        )
-    return Response(earlier.response, status=earlier.status_code)
-
-
-def idempotent(request: Request, write: Callable[[], dict[str, Any]], code: int = 201) -> Response:
-    """Run ``write`` (which returns the response body) in one transaction with the record
-    of its Idempotency-Key; a retry with the same key and body gets the original answer."""
-    key = _key(request)
-    digest = _digest(request)
-    if key is not None:
-        earlier = _earlier(request, key, digest)
-        if earlier is not None:
-            return earlier
-    try:
-        with transaction.atomic():
-            body = write()
-            if key is not None:
-                LeagueWrite.objects.create(
-                    user_id=_user_id(request), key=key, digest=digest, status_code=code, response=body
-                )
-    except IntegrityError:
-        # a retry raced its original, which committed first
-        earlier = _earlier(request, key, digest) if key is not None else None
-        if earlier is None:
-            raise
-        return earlier
-    return Response(body, status=code)
 
 
 # --- clubs and players --------------------------------------------------------------------
@@ -232,7 +104,7 @@ class ClubDetailView(ApiView):
         operation_id="clubs_retrieve", responses={200: ClubSerializer, **league_errors(404)}, summary="A club"
     )
     def get(self, request: Request, club_id: int) -> Response:
-        return Response(present_club(_club(club_id)))
+        return Response(present_club(access_club_by_id(request.user, club_id)))
 
 
 class ClubPlayersView(ApiView):
@@ -242,7 +114,7 @@ class ClubPlayersView(ApiView):
         summary="The club's players",
     )
     def get(self, request: Request, club_id: int) -> Response:
-        club = _club(club_id)
+        club = access_club_by_id(request.user, club_id)
         return Response([present_player(p) for p in club.players.order_by("name")])
 
     @extend_schema(
@@ -253,9 +125,9 @@ class ClubPlayersView(ApiView):
         summary="Add a player to the club (directors)",
     )
     def post(self, request: Request, club_id: int) -> Response:
-        _require_user(request)
-        club = _club(club_id)
-        _require_director(request, club)
+        require_user(request)
+        club = access_club_by_id(request.user, club_id)
+        require_director(request.user, club.pk)
         data = _body(request, PlayerCreateSerializer)
         return idempotent(request, lambda: present_player(services.add_player(club, data["name"])))
 
@@ -269,12 +141,9 @@ class ClubGameCreateView(ApiView):
         summary="Open a game under a club (its directors and scorekeepers may record it)",
     )
     def post(self, request: Request, club_id: int) -> Response:
-        club = _club(club_id)
-        user = request.user
-        if user.is_authenticated and not is_club_recorder(user.pk, club.pk):
-            raise ApiError(
-                "permission_denied", "only the club's directors and scorekeepers open its games", 403
-            )
+        club = access_club_by_id(request.user, club_id)
+        if request.user.is_authenticated:  # else game_create_arguments says not_authenticated
+            require_recorder(request.user, club.pk)
 
         def link(game: Game) -> None:
             ClubGame.objects.create(club=club, game=game)
@@ -294,7 +163,7 @@ class ClubTournamentsView(ApiView):
         summary="The club's tournaments and league seasons",
     )
     def get(self, request: Request, club_id: int) -> Response:
-        club = _club(club_id)
+        club = access_club_by_id(request.user, club_id)
         # the round counts in the same query, not one more per tournament
         tournaments = visible_tournaments(request.user, club).annotate(rounds_generated=Count("round_set"))
         return Response([present_tournament(t) for t in tournaments])
@@ -307,9 +176,9 @@ class ClubTournamentsView(ApiView):
         summary="Create a tournament or league season (directors)",
     )
     def post(self, request: Request, club_id: int) -> Response:
-        _require_user(request)
-        club = _club(club_id)
-        _require_director(request, club)
+        require_user(request)
+        club = access_club_by_id(request.user, club_id)
+        require_director(request.user, club.pk)
         data = _body(request, TournamentCreateSerializer)
         return idempotent(
             request, lambda: present_tournament(services.create_tournament(club, data, request.user))
@@ -323,7 +192,7 @@ class TournamentDetailView(ApiView):
         summary="A tournament",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(present_tournament(tournament_or_404(tournament_id, request.user)))
+        return Response(present_tournament(access_tournament_by_id(request.user, tournament_id)))
 
     @extend_schema(
         operation_id="tournaments_partial_update",
@@ -333,9 +202,9 @@ class TournamentDetailView(ApiView):
         summary="Change a tournament's settings, or close it with status finished (directors)",
     )
     def patch(self, request: Request, tournament_id: int) -> Response:
-        _require_user(request)
-        tournament = tournament_or_404(tournament_id, request.user)
-        _require_director(request, tournament.club)
+        require_user(request)
+        tournament = access_tournament_by_id(request.user, tournament_id)
+        require_director(request.user, tournament.club_id)
         data = _body(request, TournamentUpdateSerializer)
         return idempotent(
             request,
@@ -354,7 +223,7 @@ class RegistrationsView(ApiView):
         summary="Who is registered, and their status",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_or_404(tournament_id, request.user)
+        tournament = access_tournament_by_id(request.user, tournament_id)
         rows = tournament.registrations.select_related("player").order_by("id")
         return Response([present_registration(r) for r in rows])
 
@@ -366,15 +235,13 @@ class RegistrationsView(ApiView):
         summary='Register a club player ({"player": id}) or a new one ({"name": …}) (directors)',
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        _require_user(request)
-        tournament = tournament_or_404(tournament_id, request.user)
-        _require_director(request, tournament.club)
+        require_user(request)
+        tournament = access_tournament_by_id(request.user, tournament_id)
+        require_director(request.user, tournament.club_id)
         data = _body(request, RegistrationCreateSerializer)
         player = None
         if "player" in data:
-            player = Player.objects.filter(pk=data["player"], club_id=tournament.club_id).first()
-            if player is None:
-                raise ApiError("not_found", f"the club has no player {data['player']}", 404)
+            player = access_club_player_by_id(request.user, tournament.club_id, data["player"])
 
         def write() -> dict[str, Any]:
             registration = services.register(
@@ -398,18 +265,10 @@ class RegistrationDetailView(ApiView):
         summary="Check a player in, drop or withdraw them (directors)",
     )
     def patch(self, request: Request, tournament_id: int, player_id: int) -> Response:
-        _require_user(request)
-        tournament = tournament_or_404(tournament_id, request.user)
-        _require_director(request, tournament.club)
-        registration = (
-            Registration.objects.select_related("player", "tournament")
-            .filter(tournament=tournament, player_id=player_id)
-            .first()
-            if player_id <= MAX_ID
-            else None
-        )
-        if registration is None:
-            raise ApiError("not_found", f"player {player_id} is not registered for this tournament", 404)
+        require_user(request)
+        tournament = access_tournament_by_id(request.user, tournament_id)
+        require_director(request.user, tournament.club_id)
+        registration = access_registration_by_player(request.user, tournament, player_id)
         data = _body(request, RegistrationUpdateSerializer)
 
         def write() -> dict[str, Any]:
@@ -437,9 +296,9 @@ class RoundsView(ApiView):
         summary="The tournament's rounds (drafts to the club's staff only)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_or_404(tournament_id, request.user)
+        tournament = access_tournament_by_id(request.user, tournament_id)
         rounds = tournament.round_set.order_by("number")
-        if not _sees_drafts(request, tournament.club_id):
+        if not sees_drafts(request.user, tournament.club_id):
             rounds = rounds.exclude(status=Round.Status.DRAFT)
         return Response([{"number": r.number, "status": r.status} for r in rounds])
 
@@ -451,9 +310,9 @@ class RoundsView(ApiView):
         summary="Generate the next round as a draft (directors)",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        _require_user(request)
-        tournament = tournament_or_404(tournament_id, request.user)
-        _require_director(request, tournament.club)
+        require_user(request)
+        tournament = access_tournament_by_id(request.user, tournament_id)
+        require_director(request.user, tournament.club_id)
         data = _body(request, RoundCreateSerializer)
         manual = None
         if "tables" in data:
@@ -475,8 +334,8 @@ class RoundDetailView(ApiView):
         summary="A round: its tables, seats, games, byes and notes",
     )
     def get(self, request: Request, tournament_id: int, number: int) -> Response:
-        tournament = tournament_or_404(tournament_id, request.user)
-        return Response(present_round(_round(request, tournament, number)))
+        tournament = access_tournament_by_id(request.user, tournament_id)
+        return Response(present_round(access_round_by_number(request.user, tournament, number)))
 
     @extend_schema(
         operation_id="tournaments_rounds_partial_update",
@@ -486,10 +345,10 @@ class RoundDetailView(ApiView):
         summary="Edit a draft: swap two players, move one, or give all the tables (directors)",
     )
     def patch(self, request: Request, tournament_id: int, number: int) -> Response:
-        _require_user(request)
-        tournament = tournament_or_404(tournament_id, request.user)
-        round_ = _round(request, tournament, number)
-        _require_director(request, tournament.club)
+        require_user(request)
+        tournament = access_tournament_by_id(request.user, tournament_id)
+        round_ = access_round_by_number(request.user, tournament, number)
+        require_director(request.user, tournament.club_id)
         data = _body(request, RoundUpdateSerializer)
         return idempotent(
             request, lambda: present_round(services.edit_draft(round_, data, request.user)), code=200
@@ -505,10 +364,10 @@ class RoundPublishView(ApiView):
         summary="Publish a draft: one game per table (directors)",
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
-        _require_user(request)
-        tournament = tournament_or_404(tournament_id, request.user)
-        round_ = _round(request, tournament, number)
-        _require_director(request, tournament.club)
+        require_user(request)
+        tournament = access_tournament_by_id(request.user, tournament_id)
+        round_ = access_round_by_number(request.user, tournament, number)
+        require_director(request.user, tournament.club_id)
         data = _body(request, PublishSerializer)
 
         def write() -> dict[str, Any]:

@@ -9,11 +9,10 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.views import ApiView, error_responses
 from games.access import access_for
-from games.views import ApiView, error_responses
-from league.api import tournament_or_404
+from league.access import access_tournament_by_id, sees_drafts
 from league.archive import build_archive, tournament_games
-from league.selectors import sees_drafts
 
 
 class ArchiveSerializer(serializers.Serializer[dict[str, Any]]):
@@ -40,7 +39,7 @@ class TournamentArchiveView(ApiView):
         summary="The tournament archive: settings, registrations, rounds and every game's full log",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_or_404(tournament_id, request.user)
+        tournament = access_tournament_by_id(request.user, tournament_id)
         # The archive holds every game's whole log: each must be exportable by the caller
         # (over, or a physical game the caller records), as GET /games/{id}/export says.
         for game in tournament_games(tournament):

@@ -9,9 +9,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api_errors import ApiError
-from games.views import ApiView, error_responses
-from league.models import Player
+from api.views import ApiView, error_responses
+from league.access import access_player_by_id
 from league.selectors import player_ratings
 
 
@@ -50,9 +49,7 @@ class PlayerRatingsView(ApiView):
         summary="A player's ratings per game family (openskill PlackettLuce), with their history",
     )
     def get(self, request: Request, player_id: int) -> Response:
-        player = Player.objects.select_related("club").filter(pk=player_id).first()
-        if player is None:
-            raise ApiError("not_found", f"there is no player {player_id}", 404)
+        player = access_player_by_id(request.user, player_id)
         club = player.club
         return Response(
             {

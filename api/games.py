@@ -1,31 +1,28 @@
-"""The game API: one view per operation. Views parse shapes, ask games.access, call
-one service or selector and present the result; the rules live in the engine."""
+"""The game API: one view per operation. Views parse shapes, ask games.access (through
+the one submit path, :func:`games.services.submit_as`, for commands), call one service or
+selector and present the result; the rules live in the engine."""
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 import engine
-from config.api_errors import ApiError
+from api.idempotency import IDEMPOTENCY_HEADER, idempotency_key
+from api.views import QUERY_NUMBER, ApiView, error_responses, query_number, require_user, source_of
 from games import selectors, services, store
 from games.access import access_for, access_game_by_id, authorize_command
-from games.models import Source
 from games.parsers import LargeJSONParser, LimitedJSONParser
 from games.redaction import redact_events
 from games.serializers import (
     CommandRequestSerializer,
     CommandResultSerializer,
-    ErrorSerializer,
     EventListSerializer,
     ExportSerializer,
     GameCreatedSerializer,
@@ -38,66 +35,9 @@ from games.serializers import (
     VersionConflictSerializer,
 )
 
-IDEMPOTENCY_KEY_PATTERN = r"^[A-Za-z0-9._~+/=-]{1,200}$"
-IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
-# The largest ?seat= and ?after= taken: more digits than any game has seats or events.
-MAX_QUERY_NUMBER = 10**9
-
-IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key",
-    {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 200},
-    OpenApiParameter.HEADER,
-    description="1-200 characters of A-Z a-z 0-9 . _ ~ + / = -, new for every write. "
-    "A retry with the same key and body returns the original 201 body and writes nothing.",
-)
-QUERY_NUMBER = {"type": "integer", "minimum": 0, "maximum": MAX_QUERY_NUMBER}
 SEAT_PARAMETER = OpenApiParameter(
     "seat", QUERY_NUMBER, OpenApiParameter.QUERY, description="Which of the caller's seats to view"
 )
-
-
-def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
-    described = {
-        400: "Malformed JSON, invalid body, or a command the rules refuse (code names which)",
-        401: "Not signed in",
-        403: "The caller may not do this (code names why)",
-        404: "No such game",
-        413: "Body larger than the limit (request_too_large)",
-        422: "Idempotency-Key already used for a different command (idempotency_key_reused)",
-    }
-    return {code: OpenApiResponse(ErrorSerializer, description=described[code]) for code in statuses}
-
-
-def _idempotency_key(request: Request) -> str | None:
-    key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")  # request.headers would parse every header
-    if key is None:
-        return None
-    if not IDEMPOTENCY_KEY.match(key):
-        raise ApiError(
-            "invalid_idempotency_key",
-            "Idempotency-Key must be 1-200 characters of A-Z a-z 0-9 . _ ~ + / = -",
-        )
-    return key
-
-
-def _source(request: Request) -> str:
-    return Source.API if isinstance(request.successful_authenticator, TokenAuthentication) else Source.WEB
-
-
-def _require_user(request: Request) -> None:
-    if not request.user.is_authenticated:
-        raise ApiError("not_authenticated", "sign in (session or token) first", status.HTTP_401_UNAUTHORIZED)
-
-
-def query_number(request: Request, name: str) -> int | None:
-    """The query parameter ``name`` as a number from 0 to ``MAX_QUERY_NUMBER``, or None
-    when absent. ASCII digits only: ``str.isdigit`` also takes "²", which ``int`` refuses."""
-    raw = request.query_params.get(name)
-    if raw is None:
-        return None
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 10 and int(raw) <= MAX_QUERY_NUMBER):
-        raise ApiError("invalid_request", f"{name} must be a number from 0 to {MAX_QUERY_NUMBER}")
-    return int(raw)
 
 
 def _seat_param(request: Request) -> int | None:
@@ -125,7 +65,7 @@ def _command_request(data: Any) -> tuple[int, dict[str, Any]]:
 def game_create_arguments(request: Request) -> dict[str, Any]:
     """The keyword arguments of :func:`games.services.create_game` a
     ``GameCreateSerializer`` body gives, the caller (who must be signed in) as owner."""
-    _require_user(request)
+    require_user(request)
     body = GameCreateSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     data = body.validated_data
@@ -136,8 +76,8 @@ def game_create_arguments(request: Request) -> dict[str, Any]:
         "first_dealer": data["first_dealer"],
         "stake": Fraction(data["stake"]),
         "owner": request.user,
-        "source": _source(request),
-        "idempotency_key": _idempotency_key(request),
+        "source": source_of(request),
+        "idempotency_key": idempotency_key(request),
         "bot_delay": None if data.get("bot_delay") is None else float(data["bot_delay"]),
     }
 
@@ -167,17 +107,6 @@ def _written(access: Any, result: services.SubmitResult, seat: int | None) -> di
         "events": events,
         "state": selectors.state_payload(access, result.state, seat=seat),
     }
-
-
-class ApiView(APIView):
-    # The authenticators are DRF's, token first (settings.REST_FRAMEWORK).
-    parser_classes = [LimitedJSONParser]
-
-    def www_authenticate(self) -> str:
-        return 'Token realm="api"'
-
-    def get_authenticate_header(self, request: Request) -> str:
-        return self.www_authenticate()
 
 
 class GameCreateView(ApiView):
@@ -243,14 +172,16 @@ class GameCommandView(ApiView):
         # Who is refused (401, 404, 403) comes before what is wrong with the body.
         access = access_game_by_id(request.user, game_id, for_action="command")
         expected_version, command = _command_request(request.data)
+        # and who may send this command before a malformed Idempotency-Key (submit_as asks
+        # again, from what this access already knows: no query)
         authorize_command(access, command)
-        result = services.submit_command(
-            game=access.game,
-            command=command,
-            actor=request.user,
-            source=_source(request),
+        result = services.submit_as(
+            request.user,
+            access,
+            command,
             expected_version=expected_version,
-            idempotency_key=_idempotency_key(request),
+            idempotency_key=idempotency_key(request),
+            source=source_of(request),
         )
         # A player holding several seats (hot seat) gets the view of the one to move next.
         seat = access.view_seat(None, result.state.to_move)
@@ -283,14 +214,14 @@ class GameImportView(ApiView):
         summary="Store an exported log as a new game (the caller owns it)",
     )
     def post(self, request: Request) -> Response:
-        _require_user(request)
+        require_user(request)
         body = ImportSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         result = services.import_game(
             log_events=body.validated_data["events"],
             owner=request.user,
-            source=_source(request),
-            idempotency_key=_idempotency_key(request),
+            source=source_of(request),
+            idempotency_key=idempotency_key(request),
         )
         return Response(created_body(request, result), status=status.HTTP_201_CREATED)
 

@@ -16,16 +16,15 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api_errors import ApiError
-from games.views import ApiView, error_responses
-from league.api import tournament_or_404
+from api.views import ApiView, error_responses
+from core import DomainError, Kind
+from league.access import access_tournament_by_id
 from league.figures import decimal_text
 from league.models import Registration, Tournament
 from league.projection import (
     CORRECTED,
     RECORDED,
     Moment,
-    StandingsQueryError,
     read_standings,
     standings_changes,
 )
@@ -62,23 +61,23 @@ def _params(request: Request, *, also: frozenset[str] = frozenset()) -> dict[str
     query = request.query_params
     unknown = sorted(set(query) - {"after_round", "timeline", "at"} - also)
     if unknown:
-        raise ApiError("unknown_parameter", f"unknown query parameter(s): {', '.join(unknown)}")
+        raise DomainError("unknown_parameter", f"unknown query parameter(s): {', '.join(unknown)}")
     after_round: int | None = None
     raw = query.get("after_round")
     if raw is not None:
         if not _DIGITS.match(raw) or int(raw) > MAX_ROUND:
-            raise ApiError(
+            raise DomainError(
                 "invalid_after_round", f"after_round is a round number 0..{MAX_ROUND}, not {raw[:40]!r}"
             )
         after_round = int(raw)
     timeline = query.get("timeline", CORRECTED)
     if timeline not in (CORRECTED, RECORDED):
-        raise ApiError("invalid_timeline", f"timeline is corrected or recorded, not {timeline[:40]!r}")
+        raise DomainError("invalid_timeline", f"timeline is corrected or recorded, not {timeline[:40]!r}")
     at: Moment | None = None
     raw_at = query.get("at")
     if raw_at is not None:
         if timeline != RECORDED:
-            raise ApiError("at_needs_recorded", "at= reads the recorded timeline: add timeline=recorded")
+            raise DomainError("at_needs_recorded", "at= reads the recorded timeline: add timeline=recorded")
         at = _moment(raw_at)
     return {"after_round": after_round, "timeline": timeline, "at": at}
 
@@ -87,29 +86,36 @@ def _moment(raw: str) -> Moment:
     if _DIGITS.match(raw):
         position = int(raw)
         if position > MAX_POSITION:
-            raise ApiError("invalid_at", f"at is a position up to {MAX_POSITION} or an ISO time")
+            raise DomainError("invalid_at", f"at is a position up to {MAX_POSITION} or an ISO time")
         return Moment(position=position)
     try:
         when = datetime.fromisoformat(raw.replace("Z", "+00:00").replace(" ", "+"))
     except ValueError:
-        raise ApiError(
+        raise DomainError(
             "invalid_at",
             f"at is an ISO 8601 time (with its UTC offset) or an event position, not {raw[:60]!r}",
         ) from None
     if timezone.is_naive(when):
-        raise ApiError("invalid_at", "at needs a UTC offset (such as Z or +01:00)")
+        raise DomainError("invalid_at", "at needs a UTC offset (such as Z or +01:00)")
     return Moment(time=when)
+
+
+def _unusable(exc: StandingsError) -> DomainError:
+    """Stored settings the standings cannot use: the tournament's state is at fault, not
+    the request."""
+    return DomainError(
+        exc.code, f"the tournament's standings settings are unusable: {exc}", kind=Kind.CONFLICT
+    )
 
 
 def _document(
     tournament: Tournament, request: Request, *, also: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
+    # A StandingsQueryError (a moment outside the log) is the request's: it passes as it is.
     try:
         return read_standings(tournament, **_params(request, also=also))
-    except StandingsQueryError as exc:
-        raise ApiError(exc.code, str(exc)) from exc
     except StandingsError as exc:
-        raise ApiError(exc.code, f"the tournament's standings settings are unusable: {exc}", 409) from exc
+        raise _unusable(exc) from exc
 
 
 class TournamentStandingsView(ApiView):
@@ -122,7 +128,7 @@ class TournamentStandingsView(ApiView):
         summary="The tournament's standings, as of any round or moment (public)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(_document(tournament_or_404(tournament_id, request.user), request))
+        return Response(_document(access_tournament_by_id(request.user, tournament_id), request))
 
 
 # The CSV's two forms (docs/standings.md): ``decimal=point`` (the default: commas between
@@ -170,10 +176,12 @@ class TournamentStandingsCsvView(ApiView):
         summary="The standings as CSV, with the JSON's parameters (public)",
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
-        tournament = tournament_or_404(tournament_id, request.user)
+        tournament = access_tournament_by_id(request.user, tournament_id)
         form = request.query_params.get("decimal", "point")
         if form not in CSV_FORMS:
-            raise ApiError("invalid_decimal", f"decimal is point or comma, not {form[:40]!r}")
+            raise DomainError(
+                "invalid_decimal", f"decimal is point or comma, not {form[:40]!r}", field="decimal"
+            )
         separator, point = CSV_FORMS[form]
         document = _document(tournament, request, also=frozenset({"decimal"}))
         tiebreaks: list[str] = [
@@ -256,11 +264,11 @@ class TournamentStandingsChangesView(ApiView):
         summary="Every correction that changed the standings: who, when, why, and its effect (public)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_or_404(tournament_id, request.user)
+        tournament = access_tournament_by_id(request.user, tournament_id)
         if request.query_params:
-            raise ApiError("unknown_parameter", "this list takes no query parameters")
+            raise DomainError("unknown_parameter", "this list takes no query parameters")
         try:
             changes = standings_changes(tournament)
         except StandingsError as exc:
-            raise ApiError(exc.code, f"the tournament's standings settings are unusable: {exc}", 409) from exc
+            raise _unusable(exc) from exc
         return Response({"tournament": tournament.pk, "changes": changes})
