@@ -30,6 +30,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from league import codes
+from league.locks import (
+    directors_for_update,
+    invitation_for_update,
+    invitation_row_for_update,
+    player_for_update,
+)
 from league.models import Club, Invitation, Membership, Player, Round, Table, TableScorekeeper
 from league.names import name_key
 from league.services import LeagueError, player_name
@@ -154,7 +160,7 @@ def link_login(player: Player, user: Any) -> Player:
     """Make ``user`` the login of ``player`` (and a player of the club). Linking the same
     pair again changes nothing."""
     with transaction.atomic():
-        locked = Player.objects.select_for_update().get(pk=player.pk)
+        locked = player_for_update(player.pk)
         if locked.user_id == user.pk:
             return locked
         if locked.user_id is not None:
@@ -177,7 +183,7 @@ def unlink_login(player: Player) -> Player:
     """The player keeps their record and results; their login is no longer theirs, nor a
     player of the club (its other roles stay)."""
     with transaction.atomic():
-        locked = Player.objects.select_for_update().get(pk=player.pk)
+        locked = player_for_update(player.pk)
         if locked.user_id is None:
             return locked
         Membership.objects.filter(club_id=locked.club_id, user_id=locked.user_id, role=Role.PLAYER).delete()
@@ -210,16 +216,10 @@ def revoke_role(club: Club, user: Any, role: Any) -> bool:
     did not have the role."""
     chosen = _role(role)
     with transaction.atomic():
-        if chosen == Role.DIRECTOR:
-            directors = list(
-                Membership.objects.select_for_update()
-                .filter(club=club, role=Role.DIRECTOR)
-                .values_list("user_id", flat=True)
+        if chosen == Role.DIRECTOR and directors_for_update(club.pk) == [user.pk]:
+            raise LeagueError(
+                "last_director", "a club keeps at least one director: make someone else one first", 409
             )
-            if directors == [user.pk]:
-                raise LeagueError(
-                    "last_director", "a club keeps at least one director: make someone else one first", 409
-                )
         if chosen == Role.PLAYER:
             for record in Player.objects.filter(club=club, user_id=user.pk):
                 unlink_login(record)
@@ -257,7 +257,7 @@ def invite(club: Club, *, role: Any, player: Player | None, by: Any) -> Issued:
     if player is not None:
         if player.club_id != club.pk:
             raise LeagueError("not_found", f"the club has no player {player.pk}", 404)
-        if player.user_id is not None:
+        if Player.objects.filter(pk=player.pk, user__isnull=False).exists():
             raise LeagueError("player_has_login", f"{player.name} already has a login", 409)
     code = codes.new_code(INVITATION_CODE_LENGTH)
     now = timezone.now()
@@ -288,10 +288,11 @@ def find_invitation(code: Any, *, for_update: bool = False) -> Invitation:
     typed = codes.normalise(str(code or ""))
     if len(typed) != INVITATION_CODE_LENGTH or any(char not in codes.ALPHABET for char in typed):
         raise LeagueError("invitation_unknown", "no invitation has this code", 404)
-    rows = Invitation.objects.select_related("club", "player")
+    digest = codes.digest(typed)
     if for_update:
-        rows = rows.select_for_update(of=("self",))
-    invitation = rows.filter(code_digest=codes.digest(typed)).first()
+        invitation = invitation_for_update(digest)
+    else:
+        invitation = Invitation.objects.select_related("club", "player").filter(code_digest=digest).first()
     if invitation is None:
         raise LeagueError("invitation_unknown", "no invitation has this code", 404)
     _refuse_unless_open(invitation)
@@ -323,7 +324,7 @@ def claim(code: Any, user: Any) -> Invitation:
 def withdraw(invitation: Invitation, by: Any) -> Invitation:
     """Close an open invitation: its code no longer works."""
     with transaction.atomic():
-        locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        locked = invitation_row_for_update(invitation.pk)
         _refuse_unless_open(locked)
         locked.withdrawn_by = by
         locked.withdrawn_at = timezone.now()

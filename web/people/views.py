@@ -176,7 +176,9 @@ def _issue(
     if not issued:
         messages.info(request, _("This invitation was made already; its code was shown then."))
         return redirect(outcome.location)
-    return render(request, "people/invitation.html", _invitation_context(request, club, issued[0]))
+    response = render(request, "people/invitation.html", _invitation_context(request, club, issued[0]))
+    response["Cache-Control"] = "no-store"  # the code is in it: no cache keeps a copy
+    return response
 
 
 def _invitation_context(
