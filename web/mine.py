@@ -25,7 +25,7 @@ from django.views.decorators.http import require_safe
 from games.selectors import games_in_play_for
 from games.services import FINAL_STATUSES as FINAL
 from league import people
-from league.models import SelfCheckIn, Tournament
+from league.models import Player, Registration, SelfCheckIn, Tournament
 from league.tables import SeatNow, seats_now, tables_to_record
 from web.public_reads import status_words
 
@@ -75,10 +75,14 @@ def my_tables(request: HttpRequest) -> HttpResponse:
     )
 
 
-def open_check_ins(club_id: int) -> list[Tournament]:
-    """The club's tournaments whose self check-in is open."""
-    rows = SelfCheckIn.objects.filter(tournament__club_id=club_id).exclude(
-        tournament__status=Tournament.Status.FINISHED
+def open_check_ins(player: Player) -> list[Tournament]:
+    """The player's club's tournaments whose self check-in is open, and where they are not
+    checked in yet."""
+    checked_in = Registration.objects.filter(player=player, status=Registration.Status.CHECKED_IN)
+    rows = (
+        SelfCheckIn.objects.filter(tournament__club_id=player.club_id)
+        .exclude(tournament__status=Tournament.Status.FINISHED)
+        .exclude(tournament_id__in=checked_in.values("tournament_id"))
     )
     return [row.tournament for row in rows.select_related("tournament").order_by("-tournament_id")]
 
@@ -91,7 +95,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "player": player,
         "lines": seat_lines(player.pk, player.name, own=True) if player is not None else [],
         "heading": _("Where you sit now"),
-        "check_ins": open_check_ins(player.club_id) if player is not None else [],
+        "check_ins": open_check_ins(player) if player is not None else [],
         "games": games_in_play_for(_user_id(request)),
     }
     return render(request, "mine/games.html", context)

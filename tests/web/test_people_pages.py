@@ -382,3 +382,21 @@ def test_a_practice_game_seats_the_player_under_their_player_name(
     assert response.status_code == 302
     game = Game.objects.get(owner=club[who])
     assert game.seats[0]["name"] == seated_as and game.seats[0]["user"] == club[who].pk
+
+
+def test_my_games_offers_an_open_self_check_in_until_the_player_is_checked_in(club: dict[str, Any]) -> None:
+    tournament = club["tournament"]
+    registration = tournament.registrations.create(player=club["ann_player"])
+    other = make_tournament(club["club"], name="Other night")
+    other.registrations.create(player=club["bo"], status="checked_in")  # someone else checked in there
+    ann = client_of(club["ann"])
+    assert "Check in for" not in text(ann.get("/mine/games"))
+    for night in (tournament, other):
+        checkin.open_self_check_in(night, club["dana"])
+    page = text(ann.get("/mine/games"))
+    assert f'href="/tournaments/{tournament.pk}/check-in">Check in for Club night' in page
+    assert f'href="/tournaments/{other.pk}/check-in">Check in for Other night' in page
+    registration.status = "checked_in"
+    registration.save()
+    page = text(ann.get("/mine/games"))
+    assert "Check in for Club night" not in page and "Check in for Other night" in page

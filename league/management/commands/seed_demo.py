@@ -87,7 +87,7 @@ class Command(BaseCommand):
         line("Everyone's own pages (from the header once signed in):")
         line(f"  the club's people, logins, roles:  {base}/clubs/{club.slug}/people/  (director)")
         line(f"  My tables (one assigned):          {base}/mine/tables  (scorekeeper)")
-        line(f"  Alice's seat in the Swiss:         {base}/mine/games  (alice; also her home page)")
+        line(f"  Alice's seat in the Swiss:         {base}/mine/games  (alice) — also on her home page")
         if code is not None:
             label = f"{INVITED}'s invitation to a login:"
             line(f"  {label:<34} {base}/join/{code}  (or type {grouped(code)} at /join/)")
