@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from config.api_errors import ApiError
 from league import limits, people
 from league.codes import grouped
-from league.models import Club, Invitation, Player, Table
+from league.models import Club, Invitation, Player, Table, Tournament
 from web.forms import BadField, posted_text, posted_whole
 from web.once import Outcome, once
 from web.paper.qr import qr_svg
@@ -293,10 +293,10 @@ def player_login(request: HttpRequest, slug: str, player_id: int) -> HttpRespons
 @require_POST
 def assign_table(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     """The desk assigns one of the club's scorekeepers to a table (or nobody)."""
-    table = get_object_or_404(
-        Table.objects.select_related("round__tournament"), pk=table_id, round__tournament_id=pk
-    )
-    tournament = table.round.tournament
+    # the tournament first: a huge id in the path is then a 404 (Django bounds a plain
+    # integer lookup; a lookup through a relation is not bounded)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    table = get_object_or_404(Table, pk=table_id, round__tournament=tournament)
     require_director(request.user, tournament.club_id)
     back = reverse("desk", args=[tournament.pk]) + "#rounds"
     try:
