@@ -6,7 +6,7 @@ read as ``0`` and ``I``/``L`` as ``1`` — and shown in groups of four. A code t
 someone in (an invitation's) is stored only as its :func:`digest`. Pure Python.
 
 >>> normalise(" ab1o-iL2z ")
-'AB101120Z'
+'AB10112Z'
 >>> grouped("K7Q4M2XPAB3D")
 'K7Q4-M2XP-AB3D'
 >>> len(new_code(12)), set(new_code(40)) <= set(ALPHABET)
