@@ -76,7 +76,7 @@ def _context(invitation: Invitation, code: str, form: Any) -> dict[str, Any]:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def join(request: HttpRequest, code: str) -> HttpResponse:
+def join_page(request: HttpRequest, code: str) -> HttpResponse:
     wait = _locked(request)
     if wait:
         return _too_many(request, wait)
@@ -113,5 +113,5 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 
 urlpatterns = [
     path("join/", join_form, name="join"),
-    path("join/<str:code>", join, name="join-code"),
+    path("join/<str:code>", join_page, name="join-code"),
 ]

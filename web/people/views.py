@@ -105,6 +105,7 @@ def people_page(request: HttpRequest, slug: str) -> HttpResponse:
             "other_invitations": others,
             "roles": [(role, ROLE_WORDS[role]) for role in people.ROLES],
             "staff_roles": [(role, ROLE_WORDS[role]) for role in people.RECORDER_ROLES],
+            "lifetime_days": people.INVITATION_LIFETIME.days,
         },
     )
 
