@@ -27,6 +27,8 @@ from league.models import Club, Membership, Player, Registration, Round, Tournam
 DIRECTOR = Membership.Role.DIRECTOR
 # Club roles that may open and record the club's games, and see its drafts.
 RECORDER_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.DIRECTOR)
+# A login's roles in the order pages list them.
+MEMBER_ROLES = (Membership.Role.DIRECTOR, Membership.Role.SCOREKEEPER, Membership.Role.PLAYER)
 # Round numbers above this are not looked up (the column could not hold them).
 MAX_ROUND = 32767
 
@@ -205,3 +207,74 @@ def access_registration_by_player(user: Any, tournament: Tournament, player_id: 
     if registration is None:
         raise _not_found(f"player {player_id} is not registered for this tournament", player=player_id)
     return registration
+
+
+# --- the club's people (the people page, "My tables") ---------------------------------------
+
+
+def roles_in(user: Any, club_id: int) -> frozenset[str]:
+    """The user's roles in the club (none when signed out)."""
+    if not _signed_in(user):
+        return frozenset()
+    return frozenset(
+        Membership.objects.filter(user_id=user.pk, club_id=club_id).values_list("role", flat=True)
+    )
+
+
+def recorder_club_ids(user: Any) -> list[int]:
+    """The clubs whose games the user records: those where they direct or keep scores."""
+    if not _signed_in(user):
+        return []
+    rows = Membership.objects.filter(user_id=user.pk, role__in=RECORDER_ROLES)
+    return sorted(set(rows.values_list("club_id", flat=True)))
+
+
+@dataclass(frozen=True)
+class Member:
+    """A login of the club: its roles there (in :data:`MEMBER_ROLES` order) and its player record."""
+
+    user_id: int
+    username: str
+    roles: tuple[str, ...]
+    player_id: int | None
+    player_name: str
+
+    def has(self, role: str) -> bool:
+        return role in self.roles
+
+
+def members(club: Club) -> list[Member]:
+    """Every login with a role in the club or a player record of it, by username (two
+    queries)."""
+    found: dict[int, tuple[str, set[str]]] = {}
+    for user_id, username, role in Membership.objects.filter(club=club).values_list(
+        "user_id", "user__username", "role"
+    ):
+        found.setdefault(user_id, (username, set()))[1].add(role)
+    records: dict[int, tuple[int, str]] = {}
+    for pk, name, user_id, username in Player.objects.filter(club=club, user__isnull=False).values_list(
+        "pk", "name", "user_id", "user__username"
+    ):
+        records[user_id] = (pk, name)
+        found.setdefault(user_id, (username, set()))
+    return sorted(
+        (
+            Member(
+                user_id=user_id,
+                username=username,
+                roles=tuple(role for role in MEMBER_ROLES if role in held),
+                player_id=records[user_id][0] if user_id in records else None,
+                player_name=records[user_id][1] if user_id in records else "",
+            )
+            for user_id, (username, held) in found.items()
+        ),
+        key=lambda m: m.username.casefold(),
+    )
+
+
+def recorders(club_id: int) -> list[tuple[int, str]]:
+    """The club's directors and scorekeepers, ``(user id, username)`` by username."""
+    rows = Membership.objects.filter(club_id=club_id, role__in=RECORDER_ROLES).values_list(
+        "user_id", "user__username"
+    )
+    return sorted(set(rows), key=lambda row: row[1].casefold())

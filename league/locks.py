@@ -11,6 +11,9 @@ deadlocked with a scorekeeper opening a club game).
    global positions (:mod:`games.store`), held to commit.
 3. Projections lock their own rows (``StandingsState``, ``RatingProjection``) and write
    no events, so they never wait on the event store while holding a league row.
+4. The club's people (:mod:`league.people`) lock an invitation, then a player record,
+   then the club's director memberships — in that order, and nothing else: no
+   tournament, round or game is locked or written in those transactions.
 
 The club row is never locked: a club game's creation holds the advisory lock and then
 needs ``FOR KEY SHARE`` on its club, so a publish holding the club (it used to, through
@@ -20,7 +23,7 @@ lock was the deadlock. On SQLite none of this applies (the database has one writ
 
 from __future__ import annotations
 
-from league.models import Registration, Round, Tournament
+from league.models import Invitation, Membership, Player, Registration, Round, Tournament
 
 
 def tournament_for_update(tournament_id: int) -> Tournament:
@@ -39,3 +42,26 @@ def registration_for_update(registration_id: int) -> Registration:
     """A registration's row, locked (step 1: a child of its tournament, which the caller
     locks first if it changes it)."""
     return Registration.objects.select_for_update(of=("self",), no_key=True).get(pk=registration_id)
+
+
+def invitation_for_update(code_digest: str) -> Invitation | None:
+    """The invitation of a code's digest (its club and player read), locked (step 4)."""
+    rows = Invitation.objects.select_for_update(of=("self",)).select_related("club", "player")
+    return rows.filter(code_digest=code_digest).first()
+
+
+def invitation_row_for_update(invitation_id: int) -> Invitation:
+    """An invitation's row, locked (step 4)."""
+    return Invitation.objects.select_for_update().get(pk=invitation_id)
+
+
+def player_for_update(player_id: int) -> Player:
+    """A player record's row, locked (step 4, after the invitation that names it)."""
+    return Player.objects.select_for_update().get(pk=player_id)
+
+
+def directors_for_update(club_id: int) -> list[int]:
+    """The club's directors (user ids), their rows locked (step 4): two removals of a
+    director at once are taken one after the other, and the second sees the first."""
+    rows = Membership.objects.select_for_update().filter(club_id=club_id, role=Membership.Role.DIRECTOR)
+    return list(rows.values_list("user_id", flat=True))

@@ -443,3 +443,78 @@ class ResultVersion(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} after {self.cause} at {self.position}"
+
+
+# --- people (league.people): invitations, a table's scorekeeper, self check-in -------------
+
+
+class Invitation(models.Model):
+    """A director's invitation to a login: whoever opens its link (or types its code)
+    makes a login — or signs in with one — and gets ``role`` in the club, and ``player``'s
+    record when it names one. Single use, valid until ``expires_at``.
+
+    The code itself is never stored, only its digest (:mod:`league.codes`): the rows
+    alone let nobody in, and the code is shown once, to the director who made it."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=20, choices=Membership.Role.choices)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    code_digest = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(role="player") | models.Q(player__isnull=False),
+                name="player_invitation_names_a_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to {self.club} as {self.role}"
+
+
+class TableScorekeeper(models.Model):
+    """The scorekeeper a director assigned to a table (optional): the table comes first
+    in their "My tables". Any of the club's scorekeepers may still record any table."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="scorekeeper")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    assigned_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.user}"
+
+
+class SelfCheckIn(models.Model):
+    """A tournament whose players check themselves in (:mod:`league.checkin`), while this
+    row exists. Its short code is shown in the room (on the desk, with its QR code): it
+    says the player is there, and is no password, so it is kept as it is shown."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="self_check_in")
+    code = models.CharField(max_length=16)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    opened_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"self check-in of {self.tournament}"

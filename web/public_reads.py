@@ -23,6 +23,8 @@ from engine import GameState
 from games.selectors import current_states
 from league.models import Player, Round, StandingsState, TableSeat, Tournament
 from league.selectors import RoundTable, round_tables
+from league.tables import FIRST_DEALER_POSITION as FIRST_DEALER
+from league.tables import PlayerLine, alphabetical
 from web.words import game_status_text, score_text
 
 PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
@@ -62,6 +64,19 @@ class RoundLine:
     status: str
     tables: tuple[TableLine, ...]
     byes: tuple[str, ...]
+
+    def by_player(self) -> list[PlayerLine]:
+        """The round by player name, alphabetical: where each player sits (bots left out)."""
+        return alphabetical(
+            [
+                PlayerLine(
+                    seat.name, seat.player_id, table.number, seat.position + 1, seat.position == FIRST_DEALER
+                )
+                for table in self.tables
+                for seat in table.seats
+                if seat.player_id is not None
+            ]
+        )
 
 
 def public_tournament(tournament_id: int) -> Tournament | None:

@@ -105,6 +105,43 @@ TITLES: dict[str, Any] = {
     "not_recorded_here": gettext_lazy("This game is played in the browser, not recorded here."),
     "unknown_action": gettext_lazy("That button is not one of this page's."),
     "move_not_open": gettext_lazy("That move is not open to you now."),
+    # the club's people and self check-in (league.people, league.checkin)
+    "invalid_role": gettext_lazy("Choose a role offered: director, scorekeeper or player."),
+    "invitation_needs_player": gettext_lazy(
+        "A player's invitation is for one of the club's players: choose one."
+    ),
+    "player_has_login": gettext_lazy(
+        "That player already has a login: unlink it first if it is the wrong one."
+    ),
+    "login_has_player": gettext_lazy("That login is already a player's: a login is one player's only."),
+    "no_such_login": gettext_lazy("No login has that username. Invite them instead: they make their own."),
+    "last_director": gettext_lazy("A club keeps at least one director: make someone else a director first."),
+    "player_exists": gettext_lazy("The club already has a player of that name."),
+    "invitation_unknown": gettext_lazy(
+        "No invitation has this code. Check it, or ask the club's director for a new one."
+    ),
+    "invitation_used": gettext_lazy(
+        "This invitation has been used already: sign in with the login made with it."
+    ),
+    "invitation_withdrawn": gettext_lazy(
+        "This invitation was withdrawn. Ask the club's director for a new one."
+    ),
+    "invitation_expired": gettext_lazy("This invitation has expired. Ask the club's director for a new one."),
+    "username_taken": gettext_lazy("That username is taken: choose another."),
+    "round_complete": gettext_lazy("That round is complete: its tables need no scorekeeper now."),
+    "not_a_scorekeeper": gettext_lazy("Choose one of the club's scorekeepers or directors."),
+    "not_a_club_player": gettext_lazy(
+        "Only the club's players with a login check themselves in: ask the director to link your login."
+    ),
+    "check_in_closed": gettext_lazy("Self check-in is not open for this tournament: ask the director."),
+    "wrong_check_in_code": gettext_lazy("That is not the code shown in the room: check it and try again."),
+    "not_registered": gettext_lazy(
+        "You are not registered for this tournament, and its rounds have begun: ask the director."
+    ),
+    "registration_closed": gettext_lazy(
+        "Your registration cannot be checked in now (dropped or withdrawn): ask the director."
+    ),
+    "tournament_finished": gettext_lazy("The tournament is closed: nothing can change any more."),
 }
 
 # A page may say a code its own way (the play page's players did not "enter" anything).
@@ -387,6 +424,22 @@ def refusal(
 def words(error: DomainError, names: Sequence[str] = (), *, page: str = "") -> str:
     """``error`` as one sentence or two (a message above a form, a flash)."""
     return str(refusal(error, names, page=page))
+
+
+# The status of a page that shows a refusal in place (a form refused, a code not known):
+# the page's counterpart of the API's table (api.errors), which pages do not import.
+PAGE_STATUS: dict[Kind, int] = {
+    Kind.INVALID: 400,
+    Kind.NOT_FOUND: 404,
+    Kind.FORBIDDEN: 403,
+    Kind.CONFLICT: 409,
+    Kind.UNAUTHENTICATED: 401,
+}
+
+
+def page_status(error: DomainError) -> int:
+    """The HTTP status of a page that shows ``error`` in place of what was asked."""
+    return PAGE_STATUS[error.kind]
 
 
 class RefusalMiddleware:

@@ -15,4 +15,8 @@ urlpatterns = [
     path("", include("web.views.results")),
     path("", include("web.paper.views")),
     path("", include("web.projector.views")),
+    path("", include("web.people.views")),
+    path("", include("web.people.join")),
+    path("", include("web.people.checkin")),
+    path("", include("web.mine")),
 ]

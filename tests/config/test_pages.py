@@ -112,8 +112,12 @@ def test_seed_demo_points_at_the_pages_and_names_the_logins(capsys: pytest.Captu
         assert client.get(url).status_code == 200, (url, user)
         visited.append(url)
     # home, 3 tournament pages and desks, the 2 running ones' projector and pairings, a
-    # record page, the club's results, 3 games, a play page, a player
-    assert len(visited) == 18, visited
+    # record page, the club's results, 3 games, a play page, a player; the people page,
+    # My tables, My games and Ines's invitation
+    assert len(visited) == 22, visited
+    assert f"{base}/clubs/riverside/people/  (director)" in out
+    assert f"{base}/mine/tables  (scorekeeper)" in out and f"{base}/mine/games  (alice)" in out
+    assert re.search(rf"Ines's invitation to a login: +{re.escape(base)}/join/[0-9A-Z]{{12}}  \(or type", out)
 
 
 @pytest.mark.django_db

@@ -5,6 +5,7 @@ twice changes nothing; every round regenerates the same; the archive verifies.""
 from __future__ import annotations
 
 import json
+import re
 import time
 from io import StringIO
 from typing import Any
@@ -145,3 +146,25 @@ def test_the_demo_shows_results_that_stay_and_a_running_clock(client: Client) ->
     call_command("seed_demo", password="demo-pass-123", stdout=StringIO())  # again: the same clock
     again = clock.tournament_clock(swiss)
     assert again is not None and again.started_at == shown.started_at
+
+
+def test_the_demo_shows_an_open_invitation_an_assigned_scorekeeper_and_alices_seat(client: Client) -> None:
+    from league import people
+    from league.models import Invitation, Player, TableScorekeeper
+
+    call_command("seed_demo", password="demo-pass-123")
+    call_command("seed_demo", password="demo-pass-123")  # again: still one open invitation
+    ines = Player.objects.get(name="Ines")
+    states = [people.invitation_state(i) for i in Invitation.objects.filter(player=ines)]
+    assert sorted(states) == ["open", "withdrawn"]
+    keeper = TableScorekeeper.objects.select_related("table__round__tournament", "user").get()
+    assert keeper.user.username == "scorekeeper" and keeper.table.round.status == "published"
+    assert keeper.table.round.tournament.name == "Riverside Gin Swiss"
+    client.login(username="scorekeeper", password="demo-pass-123")
+    tables = client.get("/mine/tables").content.decode()
+    first = re.search(r'<li class="my-table( mine)?[^"]*" data-table="(\d+)"', tables)
+    assert first is not None and first.groups() == (" mine", str(keeper.table.pk))  # theirs first
+    client.login(username="alice", password="demo-pass-123")
+    home = client.get("/").content.decode()
+    assert "Where you sit now" in home and "Riverside Gin Swiss" in home
+    assert re.search(r"Round 2: table \d+, seat \d, (you deal|\w+ deals) first", home)

@@ -10,6 +10,8 @@ from typing import Any
 
 from django.test import Client
 
+from league import checkin, people
+from league.models import Club, Membership, Tournament
 from tests.support.web_games import LiveTable, Seated
 
 # A page to render: a URL to GET, or a URL and the form to POST to it (a page that
@@ -38,6 +40,32 @@ def _desk_table(scene: Scene) -> str:
     return f"/tournaments/{scene.s.tournament_id}/desk/tables/{scene.s.table_id}"
 
 
+def _club(scene: Scene) -> Club:
+    return Club.objects.get(slug=scene.s.club_slug)
+
+
+def _invitations(scene: Scene) -> list[Request]:
+    """An open invitation's link (anyone may open it), and the page of one ann took (its
+    club's directors' and hers; anyone else's 404)."""
+    club, director = _club(scene), scene.t.users["director"]
+    taken = people.invite(club, role="scorekeeper", player=None, by=director)
+    people.claim(taken.code, scene.t.users["ann"])
+    Membership.objects.filter(user=scene.t.users["ann"], role="scorekeeper").delete()  # ann keeps no scores
+    shown = people.invite(club, role="director", player=None, by=director)
+    return [
+        f"/join/{shown.code}",
+        "/join/",
+        f"/clubs/{club.slug}/people/invitations/{taken.invitation.pk}",
+    ]
+
+
+def _self_check_in(scene: Scene) -> list[Request]:
+    """Self check-in opened: its code on the desk and full screen, the player's page."""
+    tournament = Tournament.objects.get(pk=scene.s.tournament_id)
+    checkin.open_self_check_in(tournament, scene.t.users["director"])
+    return [f"/tournaments/{tournament.pk}/check-in", f"/tournaments/{tournament.pk}/desk/check-in/code"]
+
+
 PAGES: list[tuple[str, UrlBuilder]] = [
     ("home", lambda c: ["/"]),
     ("replay, latest step", lambda c: [f"/games/{c.t.game.pk}/"]),
@@ -59,6 +87,10 @@ PAGES: list[tuple[str, UrlBuilder]] = [
     ),
     ("public tournament, live part", lambda c: [f"/tournaments/{c.s.tournament_id}/live/"]),
     ("player pages", lambda c: [f"/players/{pk}/" for pk in c.s.player_ids]),
+    ("club people", lambda c: [f"/clubs/{c.s.club_slug}/people/"]),
+    ("invitations", _invitations),
+    ("self check-in", _self_check_in),
+    ("my tables and games", lambda c: ["/mine/tables", "/mine/games"]),
     (
         "desk",
         lambda c: [

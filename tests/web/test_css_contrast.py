@@ -95,7 +95,7 @@ class Pair:
 
 
 S, D, G, P, R = "site.css", "desk.css", "games.css", "public.css", "record.css"
-PR, PJ = "print.css", "projector.css"
+PR, PJ, PE = "print.css", "projector.css", "people.css"
 PRINTED: Ref = (S, "html body", "background")  # any page printed (site.css's @media print)
 PAPER: Ref = (S, "body", "background")
 WHITE_BOX: Ref = (P, ".table-card", "background")
@@ -207,6 +207,24 @@ PAIRS = [
     Pair("confirm box", INK, (R, ".confirm", "background")),
     # public.css: the round clock
     Pair("clock box", INK, (P, ".round-clock", "background")),
+    # public.css: a round by player
+    Pair("by-player box", INK, (P, ".by-player", "background")),
+    Pair("link in the by-player box", (S, "a", "color"), (P, ".by-player", "background")),
+    # people.css: the people page, invitations, self check-in, My tables and My games
+    Pair("people box", INK, (PE, ".people-box", "background")),
+    Pair("a person's row", INK, (PE, "ul.people-list > li", "background")),
+    Pair("link in a person's row", (S, "a", "color"), (PE, "ul.people-list > li", "background")),
+    Pair("muted in a person's row", MUTED, (PE, "ul.people-list > li", "background")),
+    Pair(
+        "link a login", (PE, "details.link-login summary", "color"), (PE, "ul.people-list > li", "background")
+    ),
+    Pair("a role held", (S, "button", "color"), (PE, "button.role-on", "background")),
+    Pair("invitation slip", INK, (PE, ".invitation-slip", "background")),
+    Pair("self check-in box", INK, (PE, ".self-check-in", "background")),
+    Pair("seats now", INK, (PE, ".my-seats", "background")),
+    Pair("link in seats now", (S, "a", "color"), (PE, ".my-seats", "background")),
+    Pair("a table to record", INK, (PE, "li.my-table", "background")),
+    Pair("muted on a table to record", MUTED, (PE, "li.my-table", "background")),
     # site.css @media print: any page printed
     Pair("printed ink", (S, "html body", "color"), PRINTED),
     Pair("printed links", (S, "html body a", "color"), PRINTED),
@@ -239,6 +257,8 @@ NOT_UNDER_TEXT = {
     (D, ".seat"): "in the pairs",
     (P, ".table-card"): "in the pairs",
     (PR, "svg.qr"): "a QR code's white ground: no text",
+    (PE, ".slip-link svg.qr"): "a QR code's white ground: no text",
+    (PE, ".big-code svg.qr"): "a QR code's white ground: no text",
 }
 
 

@@ -25,6 +25,7 @@ from django.urls import path
 from django.utils import timezone
 
 from games.models import Game
+from league import people
 from league import services as league_services
 from league.models import Club, Membership, Player, Registration, Round, Tournament
 from tests.games.hostile import QUERY_VALUES
@@ -371,6 +372,93 @@ PAGES: list[Page] = [
         fields=("kind", "seat", "points", "version", "confirmed"),
         numbers=("seat", "points", "version"),
     ),
+    # the club's people (web.people, web.mine)
+    Page("people page", "GET", "/clubs/{slug}/people/", "director"),
+    Page("an invitation's page", "GET", "/clubs/{slug}/people/invitations/{invitation}", "director"),
+    Page(
+        "add a club player",
+        "POST",
+        "/clubs/{slug}/people/players",
+        "director",
+        base=(("name", "Zed"), KEY),
+        fields=("name", "invite"),
+        texts=("name",),
+    ),
+    Page(
+        "invite",
+        "POST",
+        "/clubs/{slug}/people/invite",
+        "director",
+        base=(("role", "player"), ("player", "{player3}"), KEY),
+        fields=("role", "player"),
+        numbers=("player",),
+    ),
+    Page(
+        "give a role",
+        "POST",
+        "/clubs/{slug}/people/roles",
+        "director",
+        base=(("op", "grant"), ("role", "scorekeeper"), ("username", "bob"), KEY),
+        fields=("op", "role", "username"),
+        texts=("username",),
+    ),
+    Page(
+        "link a login",
+        "POST",
+        "/clubs/{slug}/people/players/{player3}/login",
+        "director",
+        base=(("op", "link"), ("username", "bob"), KEY),
+        fields=("op", "username"),
+        texts=("username",),
+    ),
+    Page(
+        "withdraw an invitation",
+        "POST",
+        "/clubs/{slug}/people/invitations/{invitation}/withdraw",
+        "director",
+        base=(KEY,),
+        fields=("idempotency_key",),
+    ),
+    Page("type an invitation's code", "GET", "/join/", "anonymous", fields=("code",)),
+    Page(
+        "join",
+        "POST",
+        "/join/{code}",
+        "anonymous",
+        # the passwords differ: every post is refused at the form, and the code stays open
+        base=(("username", "newcomer"), ("password1", "a-long-pass-123"), ("password2", "a-long-pass-124")),
+        fields=("username", "password1", "password2"),
+        texts=("username",),
+    ),
+    Page(
+        "assign a table's scorekeeper",
+        "POST",
+        "/tournaments/{tournament}/desk/tables/{table}/scorekeeper",
+        "director",
+        base=(("user", "{scorekeeper}"), KEY),
+        fields=("user",),
+        numbers=("user",),
+    ),
+    Page(
+        "open self check-in",
+        "POST",
+        "/tournaments/{tournament}/desk/check-in",
+        "director",
+        base=(("op", "open"), KEY),
+        fields=("op",),
+    ),
+    Page("the check-in code", "GET", "/tournaments/{tournament}/desk/check-in/code", "director"),
+    Page(
+        "check in",
+        "POST",
+        "/tournaments/{tournament}/check-in",
+        "ann",
+        base=(("code", "ABCDEF"),),
+        fields=("code",),
+        texts=("code",),
+    ),
+    Page("my tables", "GET", "/mine/tables", "scorekeeper"),
+    Page("my games", "GET", "/mine/games", "ann"),
 ]
 
 
@@ -410,6 +498,9 @@ def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
         record_entry(night, command)
     registration = Registration.objects.filter(tournament=tournament).order_by("pk").first()
     assert registration is not None
+    digital_club = Club.objects.get(slug="riverside-digital")
+    dee = Player.objects.create(club=digital_club, name="Dee")  # no login yet
+    invited = people.invite(digital_club, role="scorekeeper", player=None, by=director)
     return Scene(
         users={"ann": ann, "bob": bob, "director": director, "scorekeeper": scorekeeper, "anonymous": None},
         ids={
@@ -422,6 +513,10 @@ def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
             "player2": str(seated.player_ids[1]),
             "physical": str(night.game.pk),
             "ptable": str(night.table.pk),
+            "player3": str(dee.pk),
+            "invitation": str(invited.invitation.pk),
+            "code": invited.code,
+            "scorekeeper": str(scorekeeper.pk),
         },
     )
 
@@ -520,7 +615,17 @@ UNKNOWN_IDS = ("0", "999999", "9223372036854775808", "9" * 40)
 def test_unknown_ids_in_the_path_are_a_404_not_a_500(scene: Scene, page: Page) -> None:
     client = client_for(scene, page)
     problems = []
-    for key in ("game", "tournament", "table", "registration", "player", "physical", "ptable"):
+    for key in (
+        "game",
+        "tournament",
+        "table",
+        "registration",
+        "player",
+        "physical",
+        "ptable",
+        "player3",
+        "invitation",
+    ):
         if "{" + key + "}" not in page.path:
             continue
         for unknown in UNKNOWN_IDS:

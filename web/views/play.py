@@ -29,6 +29,7 @@ from games import services, store
 from games.access import GameAccess, access_for
 from games.models import Game, Mode, Source
 from games.redaction import live_hand
+from league.people import player_of
 from web import replay
 from web.forms import posted_key
 from web.refusals import words
@@ -311,7 +312,10 @@ def start_practice(request: HttpRequest) -> HttpResponse:
                 f"{preset} is for {ruleset.min_players} to {ruleset.max_players} players, not {players}.",
             )
             return redirect("home")
-        seats = [services.SeatSpec(user_id=request.user.pk)] + [
+        # the player sits under their player name (the club knows them by it), not their username
+        player = player_of(request.user)
+        name = player.name if player is not None else None
+        seats = [services.SeatSpec(user_id=request.user.pk, name=name)] + [
             services.SeatSpec(name=f"{PRACTICE_BOTS[i]} (bot)", bot="greedy") for i in range(opponents)
         ]
         result = services.create_game(

@@ -12,7 +12,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.models import Game
+from league.codes import grouped
 from league.demo_games import seed_demo_games
+from league.demo_people import INVITED, seed_demo_people
 from league.demo_tournaments import seed_demo_tournaments
 from league.models import Club, Membership, Player, Round, Table, Tournament
 
@@ -46,7 +48,11 @@ class Command(BaseCommand):
         director = get_user_model().objects.get(username="director")
         tournaments = seed_demo_tournaments(club=club, director=director, scorekeeper=scorekeeper)
         games = seed_demo_games(club=club, owner=admin, scorekeeper=scorekeeper, players=players)
-        self._report(club, tournaments, games, password, options["base_url"].rstrip("/"))
+        swiss = next(t for t in tournaments if t.seating == "swiss")
+        code = seed_demo_people(club=club, director=director, scorekeeper=scorekeeper, swiss=swiss)
+        base = options["base_url"].rstrip("/")
+        self._report(club, tournaments, games, password, base)
+        self._own_pages(club, code, base)
 
     def _people(self, password: str) -> tuple[Club, Any, Any, dict[str, Any]]:
         user_model = get_user_model()
@@ -74,6 +80,17 @@ class Command(BaseCommand):
             Membership.objects.get_or_create(club=club, user=user, role=Membership.Role.PLAYER)
 
         return club, admin, user_model.objects.get(username="scorekeeper"), players
+
+    def _own_pages(self, club: Club, code: str | None, base: str) -> None:
+        """Where each person finds what is theirs, and the open invitation's link."""
+        line = self.stdout.write
+        line("Everyone's own pages (from the header once signed in):")
+        line(f"  the club's people, logins, roles:  {base}/clubs/{club.slug}/people/  (director)")
+        line(f"  My tables (one assigned):          {base}/mine/tables  (scorekeeper)")
+        line(f"  Alice's seat in the Swiss:         {base}/mine/games  (alice) — also on her home page")
+        if code is not None:
+            label = f"{INVITED}'s invitation to a login:"
+            line(f"  {label:<34} {base}/join/{code}  (or type {grouped(code)} at /join/)")
 
     def _report(
         self, club: Club, tournaments: list[Tournament], games: list[Game], password: str, base: str
