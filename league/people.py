@@ -163,7 +163,9 @@ def revoke_role(club: Club, user: Any, role: Any) -> bool:
 def login_named(username: Any) -> Any:
     """The login of that username (as typed: case aside), or ``no_such_login``."""
     text = str(username or "").strip()
-    user = get_user_model().objects.filter(username__iexact=text).first() if 0 < len(text) <= 150 else None
+    # a NUL byte is no username (PostgreSQL's text refuses it outright)
+    plausible = 0 < len(text) <= 150 and "\x00" not in text
+    user = get_user_model().objects.filter(username__iexact=text).first() if plausible else None
     if user is None:
         raise LeagueError("no_such_login", f"there is no login named {text[:150]!r}", 404)
     return user
