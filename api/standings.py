@@ -184,11 +184,7 @@ class TournamentStandingsCsvView(ApiView):
             )
         separator, point = CSV_FORMS[form]
         document = _document(tournament, request, also=frozenset({"decimal"}))
-        tiebreaks: list[str] = [
-            name
-            for name in (document["rows"][0]["tiebreaks"] if document["rows"] else [])
-            if REGISTRY[name].shown
-        ]
+        tiebreaks: list[str] = [name for name in document["tiebreaks"] if REGISTRY[name].shown]
         registrations = {
             r.player_id: r
             for r in Registration.objects.filter(tournament=tournament).only(

@@ -337,6 +337,9 @@ def read_standings(
         "timeline": timeline,
         "after_round": after_round,
         "current_to": current_to,
+        # in the tournament's order: each row's ``tiebreaks`` is a mapping, and
+        # PostgreSQL's jsonb keeps a mapping's keys in an order of its own
+        "tiebreaks": list(settings.tiebreaks),
         "rows": _name_rows(tournament, rows, ratings=ratings),
     }
 
