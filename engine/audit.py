@@ -28,6 +28,7 @@ from engine.commands import (
     AbandonGame,
     AdjustScore,
     Command,
+    CorrectHand,
     DealHand,
     DecideReentry,
     DeclineDraw,
@@ -52,6 +53,7 @@ from engine.events import (
     Event,
     GameAbandoned,
     GameStarted,
+    HandCorrected,
     HandDealt,
     HandResultRecorded,
     HandRevealed,
@@ -108,6 +110,7 @@ _COMMANDS: dict[type[Event], Callable[[GameState, Any], Command]] = {
     SeatReplaced: lambda state, e: ReplaceSeat(e.seat, e.name, e.bot),
     Retracted: lambda state, e: Retract(e.count, e.reason),
     GameAbandoned: lambda state, e: AbandonGame(e.reason),
+    HandCorrected: lambda state, e: CorrectHand(e.hand_number, e.reason, e.knocker, e.hands, e.deadwood),
 }
 
 

@@ -18,7 +18,7 @@ CODES: dict[str, str] = {
     "invalid_setup": "StartGame with a bad seat count, mode, first dealer or stake",
     "game_over": "the game is finished or abandoned",
     "invalid_seat": "no such seat, or a seat not playing this hand",
-    "not_awaiting_deal": "a deal or a quick-path result while a hand is still on",
+    "not_awaiting_deal": "a deal, a quick-path result or a hand's correction while a hand is still on",
     "invalid_deck": "a digital deal or reshuffle whose deck is not the game's whole deck once",
     "invalid_deal": "a physical deal with a missing upcard or impossible known hands",
     "wrong_mode": "a command or field for the other mode (digital / physical)",
@@ -49,6 +49,9 @@ CODES: dict[str, str] = {
     "not_awaiting_reentry": "a re-entry decision when none is pending",
     "nothing_to_retract": "retracting more events than are in effect",
     "retract_partial": "retracting a scoring or a game end without the move that caused it",
+    "no_such_hand": "correcting a hand that was never scored, or that no longer counts",
+    "correction_unchanged": "a hand's correction that gives the result the hand already has",
+    "correction_conflict": "a hand's correction that a later hand or re-entry decision no longer fits",
 }
 
 

@@ -229,6 +229,27 @@ class AdjustScore(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class CorrectHand(Command):
+    """A director replaces the recorded result of hand ``hand_number`` of a physical game
+    (between hands, or once the game is over): who knocked (None: the stock ran out) and
+    every seat's final ``hands`` or announced ``deadwood``, as on the quick path. The game
+    is scored again from that hand on; a reason is required."""
+
+    TYPE: ClassVar[str] = "CorrectHand"
+    hand_number: int
+    reason: Reason
+    knocker: SeatIndex | None = None
+    hands: dict[SeatIndex, tuple[Card, ...]] | None = None
+    deadwood: dict[SeatIndex, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.hands is not None:
+            _set(self, "hands", _hands(self.hands))
+        if self.deadwood is not None:
+            _set(self, "deadwood", dict(self.deadwood))
+
+
+@dataclass(frozen=True, slots=True)
 class ReplaceSeat(Command):
     """Give a seat to a substitute (``bot`` None) or a bot."""
 
@@ -276,6 +297,7 @@ COMMAND_TYPES: dict[str, type[Command]] = _registered(
     ReplaceSeat,
     Retract,
     AbandonGame,
+    CorrectHand,
 )
 
 

@@ -1,5 +1,6 @@
 """``decide`` for everything but the moves of play: starting a game, physical
-showdown entries, re-entry, and the director's corrections."""
+showdown entries, re-entry, and the director's corrections (an adjustment, a
+retraction, an earlier hand's result replaced)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from engine.codec import MAX_DENOMINATOR, MAX_INPUT_POINTS
 from engine.commands import (
     AbandonGame,
     AdjustScore,
+    CorrectHand,
     DecideReentry,
     RecordHandResult,
     ReplaceSeat,
@@ -21,18 +23,24 @@ from engine.commands import (
 from engine.events import (
     Event,
     GameAbandoned,
+    GameFinished,
     GameStarted,
+    HandCorrected,
     HandRevealed,
-    ReentryDecided,
+    HandScored,
     Retracted,
     ScoreAdjusted,
     SeatReplaced,
 )
+from engine.match import final_result
 from engine.physical import check_reveal
 from engine.reducer import apply
+from engine.rescoring import counted_entry, rescore
 from engine.rules import RuleSet
-from engine.showdown import check_melds, finish, record_result, score_revealed
+from engine.settle import reentry_decided
+from engine.showdown import check_melds, finish, one_kind_of_entry, record_result, score_entry, score_revealed
 from engine.state import (
+    ABANDONED,
     AWAITING_DEAL,
     AWAITING_REENTRY,
     DIGITAL,
@@ -131,17 +139,72 @@ def reentry(state: GameState, command: DecideReentry) -> list[Event]:
         )
     if not isinstance(command.reenter, bool):
         raise fail("reenter is true or false", "malformed_command")
-    paid = t.pool / 2 if command.reenter else Fraction(0)
-    score = t.reentry_score if command.reenter else t.scores[seat]
-    return finish(state, [ReentryDecided(seat, command.reenter, paid, score)])
+    return finish(state, [reentry_decided(t, seat, command.reenter)])
 
 
 def adjust(state: GameState, command: AdjustScore) -> list[Event]:
-    live(state)
+    """A finished game may be adjusted too: its result is given again, as the new
+    scores make it (the game stays over: its end is not checked again)."""
+    if state.status == ABANDONED:
+        live(state)
     seat = seat_of(state, command.seat)
     if not command.reason.strip():
         raise fail("a score adjustment needs a reason", "malformed_command")
-    return [ScoreAdjusted(seat, Fraction(command.points), command.reason)]
+    adjusted = ScoreAdjusted(seat, Fraction(command.points), command.reason)
+    if state.status != FINISHED:
+        return [adjusted]
+    return [adjusted, GameFinished(final_result(apply(state, adjusted)))]
+
+
+def correct(state: GameState, command: CorrectHand) -> list[Event]:
+    """Replace the result of an earlier hand of a physical game and score the game again
+    from it (:mod:`engine.rescoring`); between hands, or once the game is over."""
+    if state.status == ABANDONED:
+        live(state)
+    if state.mode != PHYSICAL:
+        raise fail(
+            "a digital game's hands come from its moves and cannot be corrected; adjust a score instead",
+            "wrong_mode",
+        )
+    if state.status not in (AWAITING_DEAL, FINISHED):
+        raise fail(
+            f"a hand is corrected between hands or once the game is over, not while the game is "
+            f"{state.status.replace('_', ' ')}",
+            "not_awaiting_deal",
+        )
+    if not command.reason.strip():
+        raise fail("a correction needs a reason", "malformed_command")
+    number = command.hand_number
+    entry = counted_entry(state, number)
+    if entry is None:
+        counted = [e.hand_number for e in state.tally.results]
+        which = f"hands {counted[0]} to {counted[-1]} count" if counted else "no hand has been scored"
+        raise fail(f"there is no hand {number} to correct ({which})", "no_such_hand")
+    if command.knocker is not None:
+        seat_of(state, command.knocker)
+    one_kind_of_entry(command.hands, command.deadwood)
+    scored = score_entry(state, entry.seats, number, command.knocker, command.hands, command.deadwood)
+    was = entry.event
+    assert isinstance(was, HandScored)
+    if scored.to_dict() == was.to_dict():
+        raise fail(f"hand {number} already has that result; nothing to correct", "correction_unchanged")
+    corrected = HandCorrected(
+        number,
+        command.knocker,
+        command.hands,
+        command.deadwood,
+        command.reason,
+        was.knocker,
+        dict(was.points),
+    )
+    rescored = rescore(apply(state, corrected), scored)
+    if rescored.problem:
+        raise fail(
+            f"{rescored.problem}; undo the later hands first, or adjust a score", "correction_conflict"
+        )
+    if rescored.ended:
+        return [corrected, scored, GameFinished(final_result(rescored.state))]
+    return [corrected, scored]
 
 
 def replace(state: GameState, command: ReplaceSeat) -> list[Event]:
@@ -188,10 +251,11 @@ def retract(state: GameState, command: Retract) -> list[Event]:
 
 def _follows_up(state: GameState) -> bool:
     """Whether the event that produced ``state`` only ever follows another event of the
-    same command (``HandScored``, ``GameFinished``): it cannot be retracted alone."""
+    same command (``HandScored``, a corrected hand's new ``HandScored``, ``GameFinished``):
+    it cannot be retracted alone."""
     before = state.prior
     assert before is not None
-    scored = len(state.tally.results) > len(before.tally.results)
+    scored = len(state.tally.results) > len(before.tally.results) or before.tally.correcting != 0
     return scored or (state.status == FINISHED and before.status != FINISHED)
 
 

@@ -224,6 +224,24 @@ class ScoreAdjusted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HandCorrected(Event):
+    """A director's correction of an earlier hand of a physical game: its result is now
+    ``knocker`` (None: the stock ran out) with every seat's final ``hands`` (verified) or
+    announced ``deadwood`` (unverified), for ``reason``. ``was_knocker`` and ``was_points``
+    are what the hand said until then. The hand's new ``HandScored`` follows, and the game
+    is scored again from that hand on (a ``GameFinished`` follows if it is over)."""
+
+    TYPE: ClassVar[str] = "HandCorrected"
+    hand_number: int
+    knocker: SeatIndex | None
+    hands: dict[SeatIndex, tuple[Card, ...]] | None
+    deadwood: dict[SeatIndex, int] | None
+    reason: Reason
+    was_knocker: SeatIndex | None
+    was_points: dict[SeatIndex, Fraction]
+
+
+@dataclass(frozen=True, slots=True)
 class SeatReplaced(Event):
     """A substitute (``bot`` None) or a bot takes over a seat."""
 
@@ -280,4 +298,5 @@ EVENT_TYPES: dict[str, type[Event]] = _registered(
     Retracted,
     GameAbandoned,
     GameFinished,
+    HandCorrected,
 )

@@ -21,20 +21,35 @@ ZERO = Fraction(0)
 def game_over(state: GameState) -> MatchResult | None:
     """The result if the game has just ended (checked once a hand and its re-entries
     are settled), else None."""
-    if state.status != AWAITING_DEAL:
+    if state.status != AWAITING_DEAL or not ends(state):
         return None
+    return final_result(state)
+
+
+def ends(state: GameState) -> bool:
+    """Whether the rule set's game end is reached in ``state``'s tally: the number of
+    hands scored, a total at the target, one player (or none) still in."""
     rs = state.ruleset
     t = state.tally
     if rs.game_end == "hands":
         assert rs.hands is not None
-        return _by_totals(state) if t.hands_scored >= rs.hands else None
+        return t.hands_scored >= rs.hands
     if rs.game_end == "target_score":
         assert rs.target_score is not None
-        if max(t.scores) < rs.target_score:
-            return None
-        return _gin(state) if rs.scoring == "gin" else _by_totals(state)
-    still_in = [seat for seat, out in enumerate(t.eliminated) if not out]
-    return _elimination(state) if len(still_in) <= 1 else None
+        return max(t.scores) >= rs.target_score
+    return sum(1 for out in t.eliminated if not out) <= 1
+
+
+def final_result(state: GameState) -> MatchResult:
+    """The result of the game as its tally stands: by totals, gin's game bonuses, or
+    knock-rami's survivor and pool. Also what a finished game's result becomes after a
+    score adjustment or a corrected hand."""
+    rs = state.ruleset
+    if rs.game_end == "elimination":
+        return _elimination(state)
+    if rs.game_end == "target_score" and rs.scoring == "gin":
+        return _gin(state)
+    return _by_totals(state)
 
 
 def _places(

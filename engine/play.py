@@ -19,6 +19,7 @@ from engine.commands import (
     AbandonGame,
     AdjustScore,
     Command,
+    CorrectHand,
     DealHand,
     DecideReentry,
     DeclineDraw,
@@ -209,6 +210,9 @@ def _discard(state: GameState, command: Discard) -> list[Event]:
     events: list[Event] = [CardDiscarded(command.seat, card)]
     if state.ruleset.stock_exhausted == "void_hand" and drawable(state, hand) <= 0:
         events.append(void_hand(hand))
+        # the game's end is checked after every hand, a void one too (an adjustment made
+        # during it may have reached the target), as a corrected game is scored again
+        return finish(state, events)
     return events
 
 
@@ -349,6 +353,7 @@ _DECIDERS: dict[type[Command], Callable[[GameState, Any], list[Event]]] = {
     ReplaceSeat: corrections.replace,
     Retract: corrections.retract,
     AbandonGame: corrections.abandon,
+    CorrectHand: corrections.correct,
 }
 
 

@@ -6,7 +6,8 @@ digital deal's deck is the rule set's whole deck once, hands have the right size
 moves come from the seat to move, a physical showdown's hands agree with the public
 record (:func:`engine.physical.check_reveal`). A forged event raises ``InvalidEvent``
 whose code names what is wrong (``forged_start``, ``forged_deal``, ``forged_deck``,
-``forged_move``, ``forged_seat``, ``forged_reveal``, ``forged_retraction``).
+``forged_move``, ``forged_seat``, ``forged_reveal``, ``forged_retraction``,
+``forged_correction``).
 The checks are cheap next to the fold itself; live logs never trip them.
 """
 
@@ -22,6 +23,7 @@ from engine.events import (
     DrawDeclined,
     Event,
     GameStarted,
+    HandCorrected,
     HandDealt,
     HandResultRecorded,
     HandRevealed,
@@ -36,7 +38,18 @@ from engine.events import (
     UpcardPassed,
 )
 from engine.physical import check_reveal
-from engine.state import AWAITING_DEAL, DIGITAL, DISCARD, MODES, PHYSICAL, PLAYING, SHOWDOWN, GameState
+from engine.rescoring import counted_entry
+from engine.state import (
+    AWAITING_DEAL,
+    DIGITAL,
+    DISCARD,
+    FINISHED,
+    MODES,
+    PHYSICAL,
+    PLAYING,
+    SHOWDOWN,
+    GameState,
+)
 
 
 def _forged(message: str, code: str) -> InvalidEvent:
@@ -237,6 +250,26 @@ def _retracted(state: GameState, e: Retracted) -> None:
         raise _forged("Retracted undoes a digital deal", "forged_retraction")
 
 
+def _corrected(state: GameState, e: HandCorrected) -> None:
+    if state.setup.mode != PHYSICAL:
+        raise _forged("HandCorrected in a digital game", "forged_correction")
+    if state.status not in (AWAITING_DEAL, FINISHED):
+        raise _forged(
+            f"HandCorrected while the game is {state.status.replace('_', ' ')}", "forged_correction"
+        )
+    for seat in (*(e.hands or {}), *(e.deadwood or {}), *(() if e.knocker is None else (e.knocker,))):
+        _seat(state, seat, "HandCorrected")
+    entry = counted_entry(state, e.hand_number)
+    was = None if entry is None else entry.event
+    if not isinstance(was, HandScored):
+        raise _forged(f"HandCorrected: there is no hand {e.hand_number} to correct", "forged_correction")
+    if e.was_knocker != was.knocker or e.was_points != was.points:
+        raise _forged(
+            f"HandCorrected: hand {e.hand_number} was not what the correction says it was",
+            "forged_correction",
+        )
+
+
 _CHECKS: dict[type[Event], Callable[[GameState, Any], None]] = {
     HandDealt: _dealt,
     UpcardPassed: _passed,
@@ -252,11 +285,16 @@ _CHECKS: dict[type[Event], Callable[[GameState, Any], None]] = {
     ScoreAdjusted: _seat_event,
     SeatReplaced: _seat_event,
     Retracted: _retracted,
+    HandCorrected: _corrected,
 }
 
 
 def check_event(state: GameState, event: Event) -> None:
     """Raise ``InvalidEvent`` if ``decide`` could not have produced ``event`` in ``state``."""
+    correcting = state.tally.correcting
+    if correcting and not (isinstance(event, HandScored) and event.hand_number == correcting):
+        said = f"{event.TYPE} follows the correction of hand {correcting}, not its new score"
+        raise _forged(said, "forged_correction")
     check = _CHECKS.get(type(event))
     if check is not None:
         check(state, event)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
-from fractions import Fraction
 from typing import Any
 
 from engine.events import (
@@ -23,6 +22,7 @@ from engine.events import (
     GameAbandoned,
     GameFinished,
     GameStarted,
+    HandCorrected,
     HandDealt,
     HandResultRecorded,
     HandRevealed,
@@ -38,15 +38,18 @@ from engine.events import (
 )
 from engine.physical import revealed_knock_card
 from engine.provenance import check_event, check_start
+from engine.rescoring import apply_rescored
 from engine.settle import (
     advance,
     apply_abandoned,
     apply_adjusted,
+    apply_corrected,
     apply_finished,
     apply_reentry,
     apply_retracted,
     apply_scored,
     apply_seat_replaced,
+    opening_tally,
 )
 from engine.state import (
     AWAITING_DEAL,
@@ -61,10 +64,7 @@ from engine.state import (
     GameState,
     HandState,
     Setup,
-    Tally,
 )
-
-ZERO = Fraction(0)
 
 
 def turn_order(eliminated: tuple[bool, ...], dealer: int) -> tuple[int, ...]:
@@ -119,30 +119,8 @@ def _new_hand(
 
 
 def _started(e: GameStarted) -> GameState:
-    n = len(e.seats)
     setup = Setup(e.ruleset, e.mode, tuple(e.seats), e.first_dealer, e.stake)
-    tally = Tally(
-        hands_dealt=0,
-        hands_scored=0,
-        last_dealer=-1,
-        last_winners=(),
-        last_void=False,
-        scores=(ZERO,) * n,
-        hands_won=(0,) * n,
-        rums=(0,) * n,
-        pool=e.stake * n,
-        paid=(e.stake,) * n,
-        eliminated=(False,) * n,
-        eliminated_at=(0,) * n,
-        reentered=(False,) * n,
-        pending=(),
-        reentry_score=ZERO,
-        results=(),
-        adjustments=(),
-        retractions=(),
-        result=None,
-    )
-    return GameState(1, setup, AWAITING_DEAL, tally, None, None, 0)
+    return GameState(1, setup, AWAITING_DEAL, opening_tally(len(e.seats), e.stake), None, None, 0)
 
 
 def _dealt(state: GameState, e: HandDealt) -> GameState:
@@ -335,6 +313,12 @@ def _result_recorded(state: GameState, e: HandResultRecorded) -> GameState:
     return advance(state, SHOWDOWN, t, hand)
 
 
+def _scored(state: GameState, e: HandScored) -> GameState:
+    if state.tally.correcting:  # the new score of a corrected hand: the game is scored again
+        return apply_rescored(state, e)
+    return apply_scored(state, e)
+
+
 _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     HandDealt: _dealt,
     UpcardPassed: _upcard_passed,
@@ -345,7 +329,8 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     DrawDeclined: _declined,
     HandRevealed: _revealed,
     HandResultRecorded: _result_recorded,
-    HandScored: apply_scored,
+    HandScored: _scored,
+    HandCorrected: apply_corrected,
     ReentryDecided: apply_reentry,
     ScoreAdjusted: apply_adjusted,
     SeatReplaced: apply_seat_replaced,
@@ -361,6 +346,7 @@ def apply(state: GameState | None, event: Event) -> GameState:
     >>> from engine.events import GameStarted
     >>> from engine.rules import get_ruleset
     >>> from engine.values import Seat
+    >>> from fractions import Fraction
     >>> s = apply(None, GameStarted(get_ruleset("gin"), (Seat("Ann"), Seat("Bo")), "digital", 0, Fraction(0)))
     >>> s.status, s.needs_deal, s.version
     ('awaiting_deal', True, 1)

@@ -13,6 +13,7 @@ from typing import Any
 from engine.events import (
     GameAbandoned,
     GameFinished,
+    HandCorrected,
     HandScored,
     InvalidEvent,
     ReentryDecided,
@@ -26,11 +27,47 @@ from engine.state import (
     AWAITING_REENTRY,
     FINISHED,
     OVER,
+    Entry,
     GameState,
     HandState,
     Tally,
 )
 from engine.values import Seat
+
+ZERO = Fraction(0)
+
+
+def opening_tally(seats: int, stake: Fraction) -> Tally:
+    """The tally of a game before its first hand: every stake in the pool."""
+    return Tally(
+        hands_dealt=0,
+        hands_scored=0,
+        last_dealer=-1,
+        last_winners=(),
+        last_void=False,
+        scores=(ZERO,) * seats,
+        hands_won=(0,) * seats,
+        rums=(0,) * seats,
+        pool=stake * seats,
+        paid=(stake,) * seats,
+        eliminated=(False,) * seats,
+        eliminated_at=(0,) * seats,
+        reentered=(False,) * seats,
+        pending=(),
+        reentry_score=ZERO,
+        results=(),
+        adjustments=(),
+        retractions=(),
+        result=None,
+    )
+
+
+def reentry_decided(tally: Tally, seat: int, reenter: bool) -> ReentryDecided:
+    """``seat``'s re-entry decision in ``tally``: re-entering pays half the pool and takes
+    the re-entry score; staying out pays nothing and keeps the score."""
+    paid = tally.pool / 2 if reenter else ZERO
+    score = tally.reentry_score if reenter else tally.scores[seat]
+    return ReentryDecided(seat, reenter, paid, score)
 
 
 def advance(state: GameState, status: str, tally: Tally, hand: HandState | None) -> GameState:
@@ -69,8 +106,11 @@ def apply_scored(state: GameState, e: HandScored) -> GameState:
             dealer = state.hand.dealer if state.hand is not None else t.last_dealer
             from_left = [(dealer + i) % n for i in range(1, n + 1)]
             pending = tuple(s for s in from_left if s in out and not t.reentered[s])
+    dealer_of_hand = state.hand.dealer if state.hand is not None else t.last_dealer
+    seats_of_hand = state.hand.order if state.hand is not None else tuple(e.points)
     tally = dataclasses.replace(
         t,
+        ledger=(*t.ledger, Entry(e, dealer_of_hand, seats_of_hand)),
         hands_scored=t.hands_scored + (0 if void else 1),
         last_winners=tuple(e.winners),
         last_void=void,
@@ -92,7 +132,7 @@ def apply_scored(state: GameState, e: HandScored) -> GameState:
 def apply_reentry(state: GameState, e: ReentryDecided) -> GameState:
     t = state.tally
     seat = e.seat
-    changes: dict[str, Any] = {"pending": t.pending[1:]}
+    changes: dict[str, Any] = {"pending": t.pending[1:], "ledger": (*t.ledger, Entry(e))}
     if e.reenter:
         changes["pool"] = t.pool + e.paid
         changes["paid"] = _set_at(t.paid, seat, t.paid[seat] + e.paid)
@@ -108,11 +148,27 @@ def _set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 
 def apply_adjusted(state: GameState, e: ScoreAdjusted) -> GameState:
+    """An adjustment to a finished game reopens its result until the ``GameFinished``
+    ``decide`` always adds after it (the result as the new scores give it): so that
+    retraction finds the two together."""
     t = state.tally
     tally = dataclasses.replace(
         t,
         scores=_set_at(t.scores, e.seat, t.scores[e.seat] + e.points),
         adjustments=(*t.adjustments, (e.seat, e.points, e.reason)),
+        ledger=(*t.ledger, Entry(e)),
+        result=None if state.status == FINISHED else t.result,
+    )
+    status = AWAITING_DEAL if state.status == FINISHED else state.status
+    return advance(state, status, tally, state.hand)
+
+
+def apply_corrected(state: GameState, e: HandCorrected) -> GameState:
+    """Note the correction; the hand's new ``HandScored``, which follows, scores the game
+    again (:func:`engine.rescoring.apply_rescored`)."""
+    t = state.tally
+    tally = dataclasses.replace(
+        t, correcting=e.hand_number, corrections=(*t.corrections, (e.hand_number, e.reason))
     )
     return advance(state, state.status, tally, state.hand)
 

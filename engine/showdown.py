@@ -115,6 +115,15 @@ def check_melds(cards: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...], se
             used.add(card)
 
 
+def one_kind_of_entry(hands: object, deadwood: object) -> None:
+    """A hand's result gives every seat's final hands or every seat's count, not both."""
+    if (hands is None) == (deadwood is None):
+        raise IllegalMove(
+            "record either every seat's final hands or every seat's deadwood count, not both",
+            "malformed_command",
+        )
+
+
 def record_result(
     state: GameState,
     knocker: int | None,
@@ -122,13 +131,8 @@ def record_result(
     deadwood: dict[int, int] | None,
 ) -> list[Event]:
     """The physical quick path: check the entry, then record and score it."""
-    rs = state.ruleset
     t = state.tally
-    if (hands is None) == (deadwood is None):
-        raise IllegalMove(
-            "record either every seat's final hands or every seat's deadwood count, not both",
-            "malformed_command",
-        )
+    one_kind_of_entry(hands, deadwood)
     if state.status == AWAITING_DEAL:
         dealer = next_dealer(state)
         order = turn_order(t.eliminated, dealer)
@@ -150,6 +154,23 @@ def record_result(
                 "inconsistent_reveal",
                 params={"problem": "knocker", "recorded": recorded, "knocker": knocker},
             )
+    scored = score_entry(state, order, number, knocker, hands, deadwood, hand)
+    return [HandResultRecorded(number, dealer, knocker, hands, deadwood), scored]
+
+
+def score_entry(
+    state: GameState,
+    order: tuple[int, ...],
+    number: int,
+    knocker: int | None,
+    hands: dict[int, tuple[Card, ...]] | None,
+    deadwood: dict[int, int] | None,
+    hand: HandState | None = None,
+) -> HandScored:
+    """Score a hand's result as entered on the quick path (or by a correction): the seats
+    of ``order`` (turn order) with their final ``hands`` (checked against ``hand``'s
+    public record when given) or announced ``deadwood``."""
+    rs = state.ruleset
     entry: Mapping[int, Any] = hands if hands is not None else deadwood  # type: ignore[assignment]
     if set(entry) != set(order):
         raise IllegalMove(
@@ -160,37 +181,33 @@ def record_result(
         raise IllegalMove(
             f"seat {knocker} is not playing this hand", "invalid_seat", params={"seat": knocker}
         )
-    recorded_event = HandResultRecorded(number, dealer, knocker, hands, deadwood)
     ordered: dict[int, Any] = {seat: entry[seat] for seat in order}
     if hands is not None:
         if hand is not None:
             for seat in order:
                 check_reveal(hand, seat, hands[seat], rs.deck_size, hands)
-        scored = score_hands(state, ordered, knocker, number)
-    else:
-        most = rs.max_deadwood(len(order))
-        for seat, count in ordered.items():
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise IllegalMove(
-                    f"seat {seat}'s deadwood must be a whole number >= 0, not {count!r}",
-                    "malformed_command",
-                    params={"seat": seat},
-                )
-            if count > most:
-                raise IllegalMove(
-                    f"seat {seat}'s deadwood {count} is more than a {rs.cards_per_player(len(order))}-card "
-                    f"hand can hold under {rs.preset} ({most})",
-                    "invalid_deadwood",
-                    params={"seat": seat, "deadwood": count, "most": most},
-                )
-        if knocker is None and rs.scoring == "gin":
-            scored = HandScored(number, "void", None, {}, {}, (), (), False, {})
-        else:
-            outcome, points, winners, rums = score_counts(rs, ordered, knocker)
-            scored = HandScored(
-                number, outcome, knocker, dict(ordered), points, winners, rums, False, {"announced": True}
+        return score_hands(state, ordered, knocker, number)
+    most = rs.max_deadwood(len(order))
+    for seat, count in ordered.items():
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise IllegalMove(
+                f"seat {seat}'s deadwood must be a whole number >= 0, not {count!r}",
+                "malformed_command",
+                params={"seat": seat},
             )
-    return [recorded_event, scored]
+        if count > most:
+            raise IllegalMove(
+                f"seat {seat}'s deadwood {count} is more than a {rs.cards_per_player(len(order))}-card "
+                f"hand can hold under {rs.preset} ({most})",
+                "invalid_deadwood",
+                params={"seat": seat, "deadwood": count, "most": most},
+            )
+    if knocker is None and rs.scoring == "gin":
+        return HandScored(number, "void", None, {}, {}, (), (), False, {})
+    outcome, points, winners, rums = score_counts(rs, ordered, knocker)
+    return HandScored(
+        number, outcome, knocker, dict(ordered), points, winners, rums, False, {"announced": True}
+    )
 
 
 def finish(state: GameState, events: list[Event]) -> list[Event]:

@@ -19,7 +19,7 @@ from engine.rules import RuleSet
 from engine.values import MatchResult, Seat
 
 if TYPE_CHECKING:
-    from engine.events import HandScored
+    from engine.events import HandScored, ReentryDecided, ScoreAdjusted
 
 # Game statuses (GameState.status).
 AWAITING_DEAL = "awaiting_deal"
@@ -121,8 +121,24 @@ class HandState:
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """One event of the game's ledger: a hand's ``HandScored`` (with the hand's dealer and
+    the seats that played it), a ``ReentryDecided`` or a ``ScoreAdjusted``. The ledger is
+    what a correction of an earlier hand scores again (:mod:`engine.rescoring`)."""
+
+    event: HandScored | ReentryDecided | ScoreAdjusted
+    dealer: int = -1
+    seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Tally:
-    """Everything that changes once a hand: scores, the pool, eliminations, results."""
+    """Everything that changes once a hand: scores, the pool, eliminations, results.
+
+    ``ledger`` keeps every hand result, re-entry and adjustment in effect, in order,
+    hands the game no longer counts included (``uncounted``: recorded after the hand a
+    correction made the last). ``correcting`` is the number of the hand a
+    ``HandCorrected`` has just named, until its new ``HandScored`` (0 otherwise)."""
 
     hands_dealt: int  # deals so far, void hands included
     hands_scored: int  # hands scored, void hands excluded
@@ -143,6 +159,10 @@ class Tally:
     adjustments: tuple[tuple[int, Fraction, str], ...]
     retractions: tuple[tuple[int, str], ...]
     result: MatchResult | None
+    ledger: tuple[Entry, ...] = ()
+    correcting: int = 0
+    corrections: tuple[tuple[int, str], ...] = ()  # (hand number, reason), in effect
+    uncounted: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +223,12 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         """Everything, JSON-ready: for snapshots and for comparing a live state with a replay."""
         t = self.tally
+        # Only when there are any: snapshots written before corrections existed still compare equal.
+        corrected: dict[str, Any] = {}
+        if t.corrections:
+            corrected["corrections"] = [{"hand": number, "reason": why} for number, why in t.corrections]
+        if t.uncounted:
+            corrected["uncounted_hands"] = list(t.uncounted)
         return {
             "version": self.version,
             "status": self.status,
@@ -232,4 +258,11 @@ class GameState:
             "retractions": [{"count": count, "reason": reason} for count, reason in t.retractions],
             "hand": self.hand.to_dict() if self.hand is not None else None,
             "result": t.result.to_dict() if t.result is not None else None,
+            # only when there are any: snapshots written before corrections existed still compare equal
+            **(
+                {"corrections": [{"hand": n, "reason": why} for n, why in t.corrections]}
+                if t.corrections
+                else {}
+            ),
+            **({"uncounted_hands": list(t.uncounted)} if t.uncounted else {}),
         }

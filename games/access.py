@@ -12,7 +12,10 @@ registers one for its clubs' scorekeepers and directors, see
 - Digital games: a seat player plays only its own seats (not seats a bot took over);
   the owner and scorekeepers may adjust, replace, retract and abandon; nobody deals;
   nobody seated at the table retracts (it would show them the cards a move uncovered).
-- Physical games: the owner and scorekeepers record every command.
+- Physical games: the owner and scorekeepers record every command, but one: replacing an
+  earlier hand's result (``CorrectHand``) is for a *director* of the club the game is
+  played under (a registered director check says who, see
+  :func:`register_director_check`); a game no club holds is corrected by its owner.
 - Export: the whole log once the game is over, or a physical game's log to a recorder
   who does not play in it.
 
@@ -45,6 +48,22 @@ RecorderCheck = Callable[[int, Game], bool]
 _recorder_checks: list[RecorderCheck] = []
 
 
+# Each director check gets the user id and the game and answers True (the user directs the
+# club the game is played under), False (a club holds the game, and the user does not
+# direct it) or None (no club it knows holds the game).
+DirectorCheck = Callable[[int, Game], bool | None]
+_director_checks: list[DirectorCheck] = []
+
+# Commands for a director of the game's club (a game of no club: its owner).
+DIRECTOR_COMMANDS = frozenset({"CorrectHand"})
+
+
+def register_director_check(check: DirectorCheck) -> None:
+    """Add a rule for who directs the club a game is played under (idempotent)."""
+    if check not in _director_checks:
+        _director_checks.append(check)
+
+
 def register_recorder_check(check: RecorderCheck) -> None:
     """Add a rule for who records a game besides its owner (idempotent)."""
     if check not in _recorder_checks:
@@ -73,6 +92,18 @@ class GameAccess:
     @property
     def may_record(self) -> bool:
         return self.is_owner or self.is_scorekeeper
+
+    @cached_property
+    def may_direct(self) -> bool:
+        """A director of the club the game is played under; the owner of a game no club
+        holds. Asked only for a director's command (a query per check)."""
+        user = self.user
+        if user is None or not user.is_authenticated:
+            return False
+        answers = [check(user.pk, self.game) for check in _director_checks]
+        if True in answers:
+            return True
+        return self.is_owner and False not in answers
 
     @property
     def role(self) -> str:
@@ -149,6 +180,14 @@ def authorize_command(access: GameAccess, command: Mapping[str, Any]) -> None:
     """Refuse (forbidden) unless the caller may send ``command`` (already parsed, wire form)."""
     game = access.game
     kind = command.get("type")
+    if kind in DIRECTOR_COMMANDS:
+        if access.may_direct:
+            return
+        raise _forbidden(
+            "director_only",
+            f"{kind} is for a director of the game's club (or the owner of a game no club holds)",
+            command=kind,
+        )
     if game.mode == Mode.PHYSICAL:
         if access.may_record:
             return

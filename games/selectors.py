@@ -44,11 +44,13 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
     """The games among ``game_ids`` that are finished now, with their ``GameFinished`` in
     effect at a position of at least ``finished_from``, in the order of that position.
 
-    A log with a ``Retracted`` or a ``SeatReplaced`` event is replayed whole, so a
-    retracted finish does not count and a game finished again after a retraction counts
-    at its new position. (A retraction undoes the latest events in effect first, so in a
-    finished game the last ``GameFinished`` of the log is the one in effect.) In any
-    other log every event is in effect: its one ``GameFinished`` is read alone."""
+    A log with a ``Retracted``, a ``SeatReplaced`` or a ``HandCorrected`` event is replayed
+    whole, so a retracted finish does not count, a game a correction reopened is not
+    finished, and a game finished again counts at its new position. (A retraction undoes
+    the latest events in effect first, so in a finished game the last ``GameFinished`` of
+    the log is the one in effect.) In any other log every event is in effect: its last
+    ``GameFinished`` is read alone (a finished game adjusted is finished again, with the
+    result the adjustment gives)."""
     finishes = GameEvent.objects.filter(
         game_id__in=list(game_ids), type="GameFinished", position__gte=finished_from
     )
@@ -56,17 +58,21 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
     if not candidates:
         return []
     corrected = set(
-        GameEvent.objects.filter(game_id__in=candidates, type__in=("Retracted", "SeatReplaced")).values_list(
-            "game_id", flat=True
-        )
+        GameEvent.objects.filter(
+            game_id__in=candidates, type__in=("Retracted", "SeatReplaced", "HandCorrected")
+        ).values_list("game_id", flat=True)
     )
     found = _replayed_results(corrected, finished_from)
-    for row in finishes.filter(game_id__in=candidates - corrected).only(
-        "game_id", "type", "schema_version", "data", "position"
+    last: dict[int, FinalResult] = {}
+    for row in (
+        finishes.filter(game_id__in=candidates - corrected)
+        .order_by("position")
+        .only("game_id", "type", "schema_version", "data", "position")
     ):
         event = engine.event_from_dict(row.stored_form())
         assert isinstance(event, engine.GameFinished)
-        found.append(FinalResult(row.game_id, row.position, event.result, ()))
+        last[row.game_id] = FinalResult(row.game_id, row.position, event.result, ())
+    found.extend(last.values())
     return sorted(found, key=lambda f: f.position)
 
 
@@ -102,6 +108,26 @@ def _replayed_results(game_ids: set[int], finished_from: int) -> list[FinalResul
             finished_at = row.position
     close()
     return found
+
+
+def hand_corrections(positions: Iterable[int]) -> dict[int, tuple[dict[str, Any], dict[str, Any] | None]]:
+    """The ``HandCorrected`` events at ``positions``, each with the data of the new
+    ``HandScored`` that follows it in its game: position -> (correction, new score). A
+    corrected hand is over, so nothing here is hidden from anyone. Two queries."""
+    rows = list(
+        GameEvent.objects.filter(position__in=list(positions), type="HandCorrected").values_list(
+            "position", "game_id", "seq", "data"
+        )
+    )
+    if not rows:
+        return {}
+    follow = GameEvent.objects.filter(
+        game_id__in={game for _, game, _, _ in rows},
+        seq__in={seq + 1 for _, _, seq, _ in rows},
+        type="HandScored",
+    ).values_list("game_id", "seq", "data")
+    scored = {(game, seq): data for game, seq, data in follow}
+    return {position: (data, scored.get((game, seq + 1))) for position, game, seq, data in rows}
 
 
 def game_rows(game: Game) -> list[GameEvent]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from core import DomainError, Kind
 from league import limits
-from league.models import Club, Membership, Player, Registration, Round, Tournament
+from league.models import Club, ClubGame, Membership, Player, Registration, Round, Tournament
 
 DIRECTOR = Membership.Role.DIRECTOR
 # Club roles that may open and record the club's games, and see its drafts.
@@ -100,6 +100,16 @@ def records_club_game(user_id: int, game: Any) -> bool:
 
 
 # --- refusals -----------------------------------------------------------------------------
+
+
+def directs_club_game(user_id: int, game: Any) -> bool | None:
+    """The director check the league registers with games.access: whether the user directs
+    a club the game is played under (None when no club holds the game)."""
+    clubs = list(ClubGame.objects.filter(game_id=game.pk).values_list("club_id", flat=True))
+    if not clubs:
+        return None
+    directors = Membership.objects.filter(role=Membership.Role.DIRECTOR, club_id__in=clubs)
+    return directors.filter(user_id=user_id).exists()
 
 
 def require_signed_in(user: Any) -> None:

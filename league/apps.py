@@ -9,12 +9,13 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         from config.health import add_report
         from games import outbox
-        from games.access import register_recorder_check
+        from games.access import register_director_check, register_recorder_check
         from league import projection_failures, ratings, tasks
-        from league.access import records_club_game
+        from league.access import directs_club_game, records_club_game
         from league.standings import TRIGGERS
 
         register_recorder_check(records_club_game)
+        register_director_check(directs_club_game)
         # A table is complete when its game finishes or is abandoned.
         outbox.subscribe(tasks.GAME_ENDED, ["GameFinished", "GameAbandoned"])
         # Standings follow every event that can change a result; ratings every finish.

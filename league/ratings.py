@@ -50,7 +50,7 @@ FAMILY_OF_PRESET: dict[str, str] = {
 FAMILIES: tuple[str, ...] = (Family.KNOCK, Family.GIN)
 
 # The events after which a game's rating input can change.
-TRIGGERS = ("GameFinished", "GameAbandoned", "Retracted", "ScoreAdjusted")
+TRIGGERS = ("GameFinished", "GameAbandoned", "Retracted", "ScoreAdjusted", "HandCorrected")
 
 # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300.
 MODEL = PlackettLuce()

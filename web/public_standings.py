@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
+from games import selectors as game_selectors
 from league.figures import rounded
-from league.models import Player, RatingEntry, Round, Tournament
+from league.models import Player, RatingEntry, Round, Table, Tournament
 from league.projection import (
     CORRECTED,
     RECORDED,
@@ -31,6 +32,7 @@ from league.projection import (
 )
 from league.selectors import player_ratings
 from league.standings import REGISTRY, Settings
+from web.corrections import hand_change, word_correction
 from web.public_reads import PUBLIC_ROUND_STATUSES
 from web.rating_chart import Point, Series
 
@@ -250,8 +252,9 @@ def as_of(tournament: Tournament, query: Query) -> StandingsTable:
 
 def corrections(tournament: Tournament) -> list[dict[str, Any]]:
     """The corrections that changed standings already shown, newest first, each with its
-    time as a ``datetime`` (``when``) for the page to format."""
-    return [
+    time as a ``datetime`` (``when``) for the page to format; a corrected hand also with
+    what it changed in words (``words``, :mod:`web.corrections`)."""
+    changes = [
         {
             **change,
             "when": parse_datetime(change["recorded_at"]),
@@ -266,6 +269,34 @@ def corrections(tournament: Tournament) -> list[dict[str, Any]]:
         }
         for change in reversed(standings_changes(tournament))
     ]
+    _word_hand_corrections(changes)
+    return changes
+
+
+def _word_hand_corrections(changes: list[dict[str, Any]]) -> None:
+    """Add ``words`` to each ``HandCorrected`` of ``changes`` (the change and its list of
+    corrections): three queries when there is any."""
+    corrected = [
+        c for change in changes for c in (change, *change["corrections"]) if c["type"] == "HandCorrected"
+    ]
+    if not corrected:
+        return
+    found = game_selectors.hand_corrections(c["position"] for c in corrected)
+    games = {change["game"] for change in changes}
+    names = {
+        game: [str(s.get("name", "")) for s in seats]
+        for game, seats in game_selectors.seats_of(games).items()
+    }
+    tables = dict(Table.objects.filter(game_id__in=games).values_list("game_id", "number"))
+    for change in changes:
+        for c in (change, *change["corrections"]):
+            if c["type"] == "HandCorrected" and c["position"] in found:
+                data, scored = found[c["position"]]
+                by = (c.get("by") or {}).get("username")
+                game = change["game"]
+                c["words"] = word_correction(
+                    hand_change(data, scored), names.get(game, []), table=tables.get(game), by=by
+                )
 
 
 def rating_series(player: Player) -> list[Series]:

@@ -50,6 +50,11 @@ TITLES: dict[str, Any] = {
     "invalid_deck": gettext_lazy("That deck is not a whole deck."),
     "invalid_deal": gettext_lazy("That deal is not possible."),
     "wrong_mode": gettext_lazy("That entry belongs to the other kind of game."),
+    "no_such_hand": gettext_lazy("That hand was never scored, or no longer counts: it cannot be corrected."),
+    "correction_unchanged": gettext_lazy("That is the result the hand already has: nothing to correct."),
+    "correction_conflict": gettext_lazy(
+        "A later hand or re-entry no longer fits that correction: undo the later entries first."
+    ),
     "no_hand_in_play": gettext_lazy("No hand is being played."),
     "not_your_turn": gettext_lazy("It is another player's turn."),
     "no_upcard_offer": gettext_lazy("The upcard is not on offer."),
@@ -89,6 +94,7 @@ TITLES: dict[str, Any] = {
     "not_authenticated": gettext_lazy("Sign in first."),
     "not_found": gettext_lazy("There is no such page."),
     "permission_denied": gettext_lazy("You may not do that here."),
+    "director_only": gettext_lazy("Only a director of the game's club may do that."),
     "recorder_only": gettext_lazy(
         "Only the club's directors and scorekeepers, and the game's owner, may record it."
     ),

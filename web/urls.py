@@ -19,4 +19,5 @@ urlpatterns = [
     path("", include("web.people.join")),
     path("", include("web.people.checkin")),
     path("", include("web.mine")),
+    path("", include("web.views.desk_corrections")),
 ]

@@ -194,6 +194,13 @@ def _reentry(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
     return f"{n(d.get('seat'))} stayed out."
 
 
+def _corrected(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
+    knocker = d.get("knocker")
+    who = "nobody knocked" if knocker is None else f"{n(knocker)} knocked"
+    entered = "final hands" if d.get("hands") is not None else "announced counts"
+    return _with_reason(f"Hand {d.get('hand_number')} corrected: {who}, {entered}", d.get("reason"))
+
+
 def _finished(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
     result = d.get("result") or {}
     ranking = result.get("ranking") or []
@@ -230,6 +237,7 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Callable[[Any], str]], str]] 
     ),
     "GameAbandoned": lambda d, n: _with_reason("The game was abandoned", d.get("reason")),
     "GameFinished": _finished,
+    "HandCorrected": _corrected,
 }
 
 

@@ -31,9 +31,19 @@ ABANDONED = "abandoned"
 
 # The events that change a table's result; the projection stores a version of the
 # result at each of them (and queues a refresh for them through the outbox).
-TRIGGERS = ("HandScored", "GameFinished", "Retracted", "ScoreAdjusted", "GameAbandoned", "SeatReplaced")
-CORRECTIONS = ("Retracted", "ScoreAdjusted")
-_DECODED = frozenset(("HandScored", "GameFinished", "ScoreAdjusted", "GameAbandoned", "SeatReplaced"))
+TRIGGERS = (
+    "HandScored",
+    "GameFinished",
+    "Retracted",
+    "ScoreAdjusted",
+    "GameAbandoned",
+    "SeatReplaced",
+    "HandCorrected",
+)
+CORRECTIONS = ("Retracted", "ScoreAdjusted", "HandCorrected")
+_DECODED = frozenset(
+    ("HandScored", "GameFinished", "ScoreAdjusted", "GameAbandoned", "SeatReplaced", "HandCorrected")
+)
 # The events whose data the fold reads; of the others it only needs the type.
 READ_TYPES = _DECODED | {"GameStarted", "Retracted"}
 
@@ -64,7 +74,8 @@ class TableResult:
     ``status`` is ``playing``, ``finished`` or ``abandoned``. ``places`` (1 = first,
     ties share a place, as in :class:`engine.MatchResult`) and ``points`` (the
     MatchResult's game points) are set only once the game is finished. ``hands`` are
-    the hand scores in effect, ``(hand_number, points per seat)``; ``adjustments`` the
+    the hand scores in effect, ``(hand_number, points per seat)`` (a corrected hand's
+    new score in place of its old one); ``adjustments`` the
     director's score adjustments in effect; ``replaced`` the seats taken over by a
     substitute or a bot."""
 
@@ -179,6 +190,8 @@ class GameFold:
             self._stack.append((str(kind), event))
             if isinstance(event, engine.HandScored):
                 return Step("HandScored", event.hand_number, "")
+            if isinstance(event, engine.HandCorrected):
+                return Step("HandCorrected", event.hand_number, event.reason)
             reason = getattr(event, "reason", "")
             return Step(str(kind), self._last_hand(), str(reason))
         self._stack.append(None)
@@ -194,6 +207,7 @@ class GameFold:
         status = PLAYING
         match: engine.MatchResult | None = None
         hands: list[tuple[int, tuple[Fraction, ...]]] = []
+        at: dict[int, int] = {}  # hand number -> its index in hands
         adjustments: list[tuple[int, Fraction, str]] = []
         replaced: list[int] = []
         n = self.seats
@@ -202,9 +216,19 @@ class GameFold:
                 continue
             kind, event = entry
             if kind == "HandScored":
-                hands.append((event.hand_number, tuple(event.points.get(s, Fraction(0)) for s in range(n))))
+                scored = (event.hand_number, tuple(event.points.get(s, Fraction(0)) for s in range(n)))
+                if event.hand_number in at:  # a corrected hand's new score
+                    hands[at[event.hand_number]] = scored
+                else:
+                    at[event.hand_number] = len(hands)
+                    hands.append(scored)
+            elif kind == "HandCorrected":
+                # as in the engine, the result is open again until the GameFinished that may follow
+                status, match = PLAYING, None
             elif kind == "ScoreAdjusted":
                 adjustments.append((event.seat, event.points, event.reason))
+                if status == FINISHED:  # a finished game adjusted: its GameFinished follows
+                    status, match = PLAYING, None
             elif kind == "SeatReplaced":
                 if event.seat not in replaced:
                     replaced.append(event.seat)

@@ -15,6 +15,7 @@ from engine import (
     AbandonGame,
     AdjustScore,
     Card,
+    CorrectHand,
     DealHand,
     DecideReentry,
     DeclineDraw,
@@ -48,6 +49,7 @@ from engine.events import (
     GameAbandoned,
     GameFinished,
     GameStarted,
+    HandCorrected,
     HandDealt,
     HandResultRecorded,
     HandRevealed,
@@ -114,6 +116,7 @@ EVENTS: list[Event] = [
     Retracted(2, "misclick"),
     GameAbandoned("fire alarm"),
     GameFinished(RESULT),
+    HandCorrected(2, 0, None, {0: 0, 1: 12}, "Ann knocked, not Bo", 1, {0: Fraction(-10), 1: Fraction(10)}),
 ]
 
 
@@ -151,6 +154,7 @@ COMMANDS = [
     ReplaceSeat(1, "Robo", "random"),
     Retract(2, "misclick"),
     AbandonGame("storm"),
+    CorrectHand(2, "Ann knocked, not Bo", knocker=0, hands={0: P("AS 2S 3S"), 1: P("KD QD JD")}),
 ]
 
 

@@ -15,6 +15,7 @@ from engine import (
     AdjustScore,
     Card,
     Command,
+    CorrectHand,
     DealHand,
     DecideReentry,
     DeclineDraw,
@@ -129,6 +130,21 @@ def physical_showdown() -> Table:
 def physical_revealed() -> Table:
     table = physical_showdown()
     table.do(RevealHand(0, parse_cards("AS 2S 3S 4S 5S 6S 9D")))
+    return table
+
+
+def recorded() -> Table:
+    """A physical game with hand 1 recorded from announced counts: Ann knocked with 5."""
+    table = Table(get_ruleset("knock-rummy"), ["Ann", "Bo", "Cy"], mode="physical")
+    table.do(RecordHandResult(knocker=0, deadwood={0: 5, 1: 20, 2: 30}))
+    return table
+
+
+def rami_two_hands() -> Table:
+    """Knock-rami without re-entry: two hands recorded, everyone still in."""
+    table = Table(get_ruleset("rami", reentry=False, joker_value=50), ["Ann", "Bo", "Cy"], mode="physical")
+    table.do(RecordHandResult(knocker=1, deadwood={0: 50, 1: 0, 2: 20}))
+    table.do(RecordHandResult(knocker=2, deadwood={0: 10, 1: 30, 2: 0}))
     return table
 
 
@@ -296,6 +312,25 @@ CASES: list[tuple[str, Callable[[], Table], Command, str]] = [
         RecordHandResult(knocker=1, deadwood={0: 500, 1: 0, 2: 3}),
         "seat 0's deadwood 500 is more than a 7-card hand can hold under knock-rummy (70)",
     ),
+    (
+        "no_such_hand",
+        recorded,
+        CorrectHand(2, "wrong hand", knocker=0, deadwood={0: 5, 1: 20, 2: 30}),
+        "there is no hand 2 to correct (hands 1 to 1 count)",
+    ),
+    (
+        "correction_unchanged",
+        recorded,
+        CorrectHand(1, "the same again", knocker=0, deadwood={0: 5, 1: 20, 2: 30}),
+        "hand 1 already has that result; nothing to correct",
+    ),
+    (
+        "correction_conflict",
+        rami_two_hands,
+        CorrectHand(1, "Ann held two jokers", knocker=1, deadwood={0: 100, 1: 0, 2: 20}),
+        "hand 2 was played by seat 0, seat 1, seat 2, but with hand 1 corrected seat 0 would be out of the "
+        "game by then; undo the later hands first, or adjust a score",
+    ),
     ("invalid_setup", started, None, ""),  # replaced below: StartGame is decided on no state
 ]
 
@@ -338,9 +373,9 @@ def test_unknown_and_malformed_commands_on_the_wire() -> None:
         (
             {"seat": 0},
             "malformed_command",
-            "a command needs a 'type' (one of AbandonGame, AdjustScore, DealHand, DecideReentry, "
-            "DeclineDraw, Discard, DrawFromDiscard, DrawFromStock, Knock, PassUpcard, RecordHandResult, "
-            "ReplaceSeat, Restock, Retract, RevealHand, StartGame)",
+            "a command needs a 'type' (one of AbandonGame, AdjustScore, CorrectHand, DealHand, "
+            "DecideReentry, DeclineDraw, Discard, DrawFromDiscard, DrawFromStock, Knock, PassUpcard, "
+            "RecordHandResult, ReplaceSeat, Restock, Retract, RevealHand, StartGame)",
         ),
         ({"type": "Discard", "seat": 0}, "malformed_command", "Discard: missing field 'card'"),
         (

@@ -302,3 +302,31 @@ def test_a_tampered_archive_of_any_shape_is_reported_never_a_crash(cup: Tourname
             except archives.ArchiveError as exc:
                 assert exc.code and exc.message, path
     assert (Game.objects.count(), Tournament.objects.count()) == counts
+
+
+def test_a_corrected_hand_is_archived_verified_and_imported(cup: Tournament, tmp_path: Path) -> None:
+    """A director's correction of a finished table (HandCorrected, the new score, the
+    game's result given again) is in the archive's log: the archive re-decides it and
+    the standings it recomputes are the corrected ones, here and after an import."""
+    from tests.support.rated import record
+
+    table = Table.objects.filter(round__tournament=cup, round__number=1, number=1).get()
+    game = Game.objects.get(pk=table.game_id)
+    projection.rebuild(cup.pk)
+    before = projection.read_standings(cup)["rows"]
+    # the hand was 2, 9, 30: the third seat announced 1 in fact, and knocked
+    record(game, {"type": "CorrectHand", "hand_number": 1, "knocker": 2,
+                  "deadwood": {"0": 2, "1": 9, "2": 1}, "reason": "misheard"})  # fmt: skip
+    projection.rebuild(cup.pk)
+    after = projection.read_standings(cup)["rows"]
+    assert after != before
+    archive = archives.build_archive(cup)
+    assert verify(archive) == []
+    assert archive["standings"] == json.loads(json.dumps(cup.standings_state.rows))
+    archive["club"]["slug"] = "elsewhere"
+    path = tmp_path / "cup.json"
+    path.write_text(json.dumps(archive))
+    call_command("import_archive", str(path), stdout=StringIO())
+    again = archives.build_archive(Tournament.objects.get(club__slug="elsewhere"))
+    assert verify(again) == []
+    assert by_name(again["standings"], names_of(again)) == by_name(archive["standings"], names_of(archive))

@@ -67,6 +67,10 @@ def test_results_and_corrections_in_words() -> None:
     assert said("Retracted", count=2, reason="") == "Undid the last 2 events."
     assert said("GameAbandoned", reason="fire alarm") == "The game was abandoned (fire alarm)."
     assert said("GameFinished", result={"ranking": [[1, 2], [0]]}) == "The game is over: Bo and Cy win."
+    assert (
+        said("HandCorrected", hand_number=2, knocker=1, hands=None, deadwood={"0": 4}, reason="Bo knocked")
+        == "Hand 2 corrected: Bo knocked, announced counts (Bo knocked)."
+    )
     assert describe({"type": "Mystery"}, NAMES) == "Mystery."
 
 
@@ -80,3 +84,30 @@ def test_a_score_is_written_as_people_write_it() -> None:
 
     values = (5, "-3", "7/2", "-1/2", "7/3", "-7/3", None)
     assert [score_text(v) for v in values] == ["5", "-3", "3½", "-½", "2 1/3", "-2 1/3", ""]
+
+
+def test_a_corrected_hand_is_explained_as_data_then_in_words() -> None:
+    from web.corrections import hand_change, word_correction, word_hand_change
+
+    corrected = {"hand_number": 1, "knocker": None, "hands": None, "was_knocker": 2,
+                 "was_points": {"0": "-5", "1": "-5", "2": "10"}}  # fmt: skip
+    change = hand_change(corrected, {"points": {}, "verified": False})  # now a void hand
+    assert change == {
+        "code": "hand_corrected",
+        "hand": 1,
+        "knocker": [2, None],
+        "points": [[0, "-5", "0"], [1, "-5", "0"], [2, "10", "0"]],
+        "verified": False,
+    }
+    assert word_hand_change(change, NAMES) == (
+        "nobody knocked: the stock ran out (it had been recorded as Cy's knock) — "
+        "Ann 0 instead of -5, Bo 0 instead of -5, Cy 0 instead of +10"
+    )
+    same = hand_change({**corrected, "knocker": 2}, {"points": {"0": "-5", "1": "-5", "2": "10"}})
+    assert word_correction(same, NAMES, by="dana") == (
+        "Hand 1 corrected by dana: the result was entered again, no score changed"
+    )
+    unknown = hand_change({**corrected, "was_knocker": None, "knocker": 0}, None)
+    assert unknown["points"] == [] and word_hand_change(unknown, NAMES) == (
+        "Ann knocked (it had been recorded as a hand without a knock)"
+    )

@@ -41,10 +41,13 @@ from league.limits import LATE_FIELDS
 from league.models import Club, Player, Registration, Round, Table, Tournament
 from league.results import finished_tournaments
 from league.selectors import RoundTable, round_tables, visible_tournaments
+from web.corrections import hand_change, word_hand_change
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.once import Outcome, once
+from web.recording import effective, last_entry
 from web.refusals import words
+from web.views.desk_corrections import hands_context
 from web.words import game_status_text, points_text, score_text, seat_name
 
 Action = Callable[[], Outcome]
@@ -591,6 +594,7 @@ CORRECTIONS = {
     "ScoreAdjusted": "adjusted a score",
     "SeatReplaced": "replaced a seat",
     "GameAbandoned": "abandoned the game",
+    "HandCorrected": "corrected a hand",
 }
 # The fields of the correction forms that a refusal is shown under.
 SHOWN_FIELDS = frozenset({"reason", "seat", "points", "name"})
@@ -615,8 +619,9 @@ def _table(tournament: Tournament, table_id: int) -> Table:
 
 def corrections_made(game: Game) -> list[dict[str, Any]]:
     """The corrections in the game's log: what, by whom, when, and why. Their data are a
-    seat, points, a name and a reason: no card."""
-    rows = [row for row in game_selectors.game_rows(game) if row.type in CORRECTIONS]
+    seat, points, a name and a reason, a corrected hand's result: no card of a hand in play."""
+    log = game_selectors.game_rows(game)
+    rows = [row for row in log if row.type in CORRECTIONS]
     users = get_user_model().objects.in_bulk({row.actor_id for row in rows if row.actor_id is not None})
     made = []
     for row in rows:
@@ -631,6 +636,11 @@ def corrections_made(game: Game) -> list[dict[str, Any]]:
         elif row.type == "Retracted":
             count = data.get("count", 1)
             detail = f"{count} entr{'y' if count == 1 else 'ies'}"
+        elif row.type == "HandCorrected":
+            scored = log[row.seq].data if row.seq < len(log) else None  # its new score follows it
+            change = hand_change(data, scored)
+            names = [str(s["name"]) for s in game.seats]
+            detail = f"hand {change['hand']}: {word_hand_change(change, names)}"
         made.append(
             {
                 "what": CORRECTIONS[row.type],
@@ -649,17 +659,38 @@ def _seat_name(game: Game, seat: Any) -> str:
 
 
 def _last_entry(game: Game) -> str:
-    """The last entry in effect, in words, from the public (redacted) form of the log."""
-    if game.version <= 1:
+    """The last entry in effect, in words, from the public (redacted) form of the log: the
+    move that began it (a hand's result, say, with the scoring and game end it caused)."""
+    entry = _last_events(game)
+    if not entry:
         return ""
-    events, _ = game_selectors.viewer_events(game, after=game.version - 1, seat=None)
-    if not events:
-        return ""
-    last = events[-1]
+    last = entry[0]
     kind = str(last.get("type", ""))
     words = "".join(f" {c.lower()}" if c.isupper() else c for c in kind).strip()
     seat = (last.get("data") or {}).get("seat")
     return f"{words} ({_seat_name(game, seat)})" if isinstance(seat, int) else words
+
+
+def _last_events(game: Game) -> list[Any]:
+    """The events of the last entry in effect (public form): what "undo" undoes together."""
+    if game.version <= 1:
+        return []
+    events, _ = game_selectors.viewer_events(game, after=0, seat=None)
+    return last_entry(effective(events)[0])
+
+
+def _undo_refused(game: Game) -> str:
+    """Why the last entry cannot be undone ('' when it can): the page offers only what the
+    engine would accept (a digital deal is never undone, for one)."""
+    count = len(_last_events(game))
+    if not count:
+        return ""
+    try:
+        # a retraction goes back through the game's history, which only a full replay has
+        engine.decide(store.load_state(game, use_cache=False), engine.Retract(count, "asked by the desk"))
+    except EngineError as exc:
+        return words(exc, [str(s["name"]) for s in game.seats], page="desk")
+    return ""
 
 
 def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
@@ -675,7 +706,9 @@ def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
         if seat is None:
             raise BadField("seat", "Choose a seat.")
     if kind == "retract":
-        return {"type": "Retract", "count": 1, "reason": reason}, "Undo the last entry"
+        # the whole entry: a hand's result with the scoring and the game end it caused
+        count = max(1, len(_last_events(game)))
+        return {"type": "Retract", "count": count, "reason": reason}, "Undo the last entry"
     if kind == "abandon":
         return {"type": "AbandonGame", "reason": reason}, "Abandon the game (it ends without a result)"
     if kind == "adjust":
@@ -725,8 +758,10 @@ def _table_context(tournament: Tournament, table: Table) -> dict[str, Any]:
         ),
         "corrections": corrections_made(table.game),
         "last_entry": _last_entry(table.game),
+        "undo_refused": _undo_refused(table.game),
         "over": table.game.status in game_services.FINAL_STATUSES,
         "kinds": KINDS,
+        **hands_context(tournament, table),
     }
 
 
