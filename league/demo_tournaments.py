@@ -19,7 +19,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
 from league import clock, projection, ratings, services
-from league.models import Club, Player, Registration, Round, Table, Tournament
+from league.models import Club, Registration, Round, Table, Tournament
 
 CUP_PLAYERS = (
     "Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kasia",
@@ -141,7 +141,7 @@ def _tournament(club: Club, director: Any, data: dict[str, Any], names: tuple[st
     if tournament is None:
         tournament = services.create_tournament(club, data, director)
     for name in names:
-        player, _ = Player.objects.get_or_create(club=club, name=name)
+        player, _ = services.club_player(club, name)
         registration = Registration.objects.filter(tournament=tournament, player=player).first()
         if registration is None and not tournament.round_set.exists():
             registration = services.register(tournament, player=player)

@@ -50,10 +50,21 @@ class Player(NamedModel):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A player whose name read the same as an older one's (case and accents aside) when
+    # migration 0010 made names unique that way: kept, results and all, outside the
+    # constraint; no new one is ever made (league.services.registrations.club_player).
+    duplicate_name = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint(fields=["club", "name"], name="unique_player_name_per_club")]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="unique_player_name_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "name_key"],
+                condition=models.Q(duplicate_name=False),
+                name="unique_player_name_key_per_club",
+            ),
+        ]
         indexes = [models.Index(fields=["club", "name_key"], name="player_club_name_key")]
 
     def __str__(self) -> str:

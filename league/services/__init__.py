@@ -38,8 +38,10 @@ from league.services.regeneration import RegenerateResult, regenerate
 from league.services.registrations import (
     active_registrations,
     add_player,
+    club_player,
     player_name,
     register,
+    same_name,
     set_registration_status,
 )
 from league.services.rounds import (
@@ -73,6 +75,7 @@ __all__ = [
     "check_round_complete",
     "checked_edit_reason",
     "close_tournament",
+    "club_player",
     "create_tournament",
     "current_seating",
     "departs_from_generated",
@@ -86,6 +89,7 @@ __all__ = [
     "regenerate",
     "register",
     "round_blockers",
+    "same_name",
     "seating_request",
     "seating_standings",
     "set_registration_status",

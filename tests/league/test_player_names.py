@@ -1,0 +1,130 @@
+"""A club's player names are unique case and accents aside (issue 27, bug 4): every path
+that makes a player — the API, the desk's registration, the people page, the archive
+import, the demo — reuses or refuses, and the migration keeps old duplicates."""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stdout
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+from rest_framework.test import APIClient
+
+from league import people, services
+from league.archive import ArchiveError, build_archive
+from league.archive_import import import_archive
+from league.models import Club, Player
+from tests.support.league import checked_in_tournament, write
+
+pytestmark = pytest.mark.django_db
+
+
+def test_registering_alice_reuses_the_clubs_alice(staff: dict[str, Any]) -> None:
+    alice = Player.objects.create(club=staff["club"], name="Alice")
+    tournament = checked_in_tournament(staff, [])
+    registration = services.register(tournament, name="alice")
+    assert registration.player == alice
+    assert Player.objects.filter(club=staff["club"]).count() == 1
+    # accents and spaces aside too
+    zoe = Player.objects.create(club=staff["club"], name="Zoé Lefèvre")
+    assert services.register(tournament, name="  ZOE   lefevre ").player == zoe
+
+
+def test_adding_a_player_whose_name_reads_the_same_is_refused(staff: dict[str, Any]) -> None:
+    Player.objects.create(club=staff["club"], name="Alice")
+    for add in (services.add_player, people.add_player):
+        with pytest.raises(services.LeagueError) as refused:
+            add(staff["club"], "ALİCE".replace("İ", "I"))
+        assert refused.value.code == "player_exists"
+        assert refused.value.field == "name"
+        assert refused.value.params == {"name": "Alice"}
+        assert refused.value.message == "the club already has a player named 'Alice'"
+    assert list(Player.objects.values_list("name", flat=True)) == ["Alice"]
+    # another club may have its own Alice
+    assert services.add_player(staff["other"], "alice").name == "alice"
+
+
+def test_the_database_refuses_a_second_key(staff: dict[str, Any]) -> None:
+    Player.objects.create(club=staff["club"], name="Élise")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(club=staff["club"], name="elise")
+
+
+def test_the_api_refuses_alice_twice(staff: dict[str, Any]) -> None:
+    api_client = APIClient()
+    api_client.force_authenticate(staff["director"])
+    url = f"/api/v1/clubs/{staff['club'].pk}/players"
+    assert write(api_client, "POST", url, {"name": "Alice"}).status_code == 201
+    refused = write(api_client, "POST", url, {"name": "alice"})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "player_exists"
+    assert Player.objects.filter(club=staff["club"]).count() == 1
+
+
+def test_club_player_reuses_or_makes(staff: dict[str, Any]) -> None:
+    made, new = services.club_player(staff["club"], "Bo")
+    assert new
+    again, new_again = services.club_player(staff["club"], "BO")
+    assert (again, new_again) == (made, False)
+
+
+def test_the_archive_import_finds_players_case_aside(staff: dict[str, Any]) -> None:
+    tournament = checked_in_tournament(staff, ["Ann", "Bo", "Cy"])
+    archive = build_archive(tournament)
+    # the same club elsewhere has "ann" (its own spelling): the import takes her
+    Player.objects.filter(name="Ann").update(name="ann", name_key="ann")
+    copy = import_archive(archive)
+    names = sorted(copy.registrations.values_list("player__name", flat=True))
+    assert names == ["Bo", "Cy", "ann"]
+    assert Player.objects.filter(club=staff["club"]).count() == 3
+
+
+def test_an_archive_naming_two_players_alike_is_refused(staff: dict[str, Any]) -> None:
+    tournament = checked_in_tournament(staff, ["Ann", "Bo", "Cy"])
+    archive = build_archive(tournament)
+    archive["players"][1]["name"] = "ANN"
+    with pytest.raises(ArchiveError) as refused:
+        import_archive(archive)
+    assert refused.value.code == "duplicate_player"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_old_duplicates_and_reports_them() -> None:
+    executor = MigrationExecutor(connection)
+    before = [("league", "0009_people")]
+    after = [("league", "0010_player_name_key_unique")]
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    club_model = old.get_model("league", "Club")
+    player_model = old.get_model("league", "Player")
+    club = club_model.objects.create(name="Old club", slug="old")
+    other = club_model.objects.create(name="Other club", slug="other")
+    for owner, name, key in [
+        (club, "Alice", "alice"),
+        (club, "alice", "alice"),
+        (club, "ALICE", "alice"),
+        (club, "Bo", "bo"),
+        (other, "alice", "alice"),
+    ]:
+        player_model.objects.create(club=owner, name=name, name_key=key)
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    said = io.StringIO()
+    with redirect_stdout(said):
+        executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    rows = new.get_model("league", "Player").objects.order_by("pk").values_list("name", "duplicate_name")
+    assert list(rows) == [("Alice", False), ("alice", True), ("ALICE", True), ("Bo", False), ("alice", False)]
+    report = said.getvalue()
+    assert "2 player name(s) read the same" in report
+    assert "'alice' reads as player" in report and "'ALICE' reads as player" in report
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    # the oldest Alice is the one a name finds; the kept duplicates stay
+    kept = Club.objects.get(slug="old")
+    assert services.same_name(kept, "alice") == Player.objects.get(club=kept, name="Alice")
+    assert Player.objects.filter(club=kept).count() == 4
