@@ -20,4 +20,6 @@ urlpatterns = [
     path("", include("web.people.checkin")),
     path("", include("web.mine")),
     path("", include("web.views.desk_corrections")),
+    path("", include("web.door")),
+    path("", include("web.desk_clock")),
 ]

@@ -11,6 +11,8 @@ A package split by job, each module's public names re-exported here (callers wri
 
 - :mod:`~league.services.tournaments`: settings checked together, create, update, close;
 - :mod:`~league.services.registrations`: club players, registrations, who is active;
+- :mod:`~league.services.registration_lists`: a list of names registered at the door at
+  once, previewed first;
 - :mod:`~league.services.seating_reads`: what a seating is computed from (history,
   standings, the request);
 - :mod:`~league.services.rounds`: the next round's blockers, generating it, a draft's
@@ -35,6 +37,15 @@ from league.services.completion import check_open_rounds, check_round_complete, 
 from league.services.drafts import edit_draft
 from league.services.publishing import publish_round
 from league.services.regeneration import RegenerateResult, regenerate
+from league.services.registration_lists import (
+    ListedName,
+    ListPreview,
+    ListResult,
+    names_from_csv,
+    names_from_text,
+    preview_list,
+    register_list,
+)
 from league.services.registrations import (
     active_registrations,
     add_player,
@@ -67,6 +78,9 @@ __all__ = [
     "UPDATABLE",
     "Blocker",
     "LeagueError",
+    "ListPreview",
+    "ListResult",
+    "ListedName",
     "RegenerateResult",
     "TournamentSettings",
     "active_registrations",
@@ -84,10 +98,14 @@ __all__ = [
     "generate_round",
     "history_before",
     "manual_start",
+    "names_from_csv",
+    "names_from_text",
     "player_name",
+    "preview_list",
     "publish_round",
     "regenerate",
     "register",
+    "register_list",
     "round_blockers",
     "same_name",
     "seating_request",

@@ -357,7 +357,9 @@ def test_late_entry_and_drop_out_after_a_round(
     kim = Registration.objects.get(player__name="Kim")
     assert kim.from_round == 2 and kim.status == "checked_in"
     ann = Registration.objects.get(player__name="Ann")
-    follow(director, f"{desk}/registrations/{ann.pk}", {"status": "dropped", "idempotency_key": key(2)})
+    # confirmed on web.door's step (tests/web/test_door.py)
+    dropped = {"status": "dropped", "confirmed": "yes", "idempotency_key": key(2)}
+    follow(director, f"{desk}/registrations/{ann.pk}", dropped)
     ann.refresh_from_db()
     assert ann.status == "dropped" and ann.dropped_after == 1
     assert "after round 1" in text(director.get(desk))

@@ -25,6 +25,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
@@ -401,7 +402,8 @@ def _live_etag(round_: Round) -> str:
     """What round control shows changes only with the round's status or a game's
     version (every entry, correction or replaced seat is an event): one query."""
     versions = round_.tables.order_by("number").values_list("game_id", "game__version")
-    return f'"{round_.status}:' + ",".join(f"{game}.{version}" for game, version in versions) + '"'
+    minute = timezone.now().strftime("%H%M")  # web.door's "playing for N min" moves on each minute
+    return f'"{round_.status}:{minute}:' + ",".join(f"{game}.{version}" for game, version in versions) + '"'
 
 
 # --- registrations ------------------------------------------------------------------------
@@ -431,7 +433,11 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
         if check_in:
             services.set_registration_status(registration, Registration.Status.CHECKED_IN)
             said += " and checked in"
-        return Outcome(desk_url(tournament, "registrations"), said + ".")
+        # "Check in now" stays as it was for the next entry (?check_in=on|off)
+        again = (
+            reverse("desk", args=[tournament.pk]) + f"?check_in={'on' if check_in else 'off'}#registrations"
+        )
+        return Outcome(again, said + ".")
 
     return _act(request, "register", add, desk_url(tournament, "registrations"))
 
@@ -455,6 +461,8 @@ def registration_status(request: HttpRequest, pk: int, registration_id: int) -> 
     )
     status = request.POST.get("status", "")
     back = desk_url(tournament, "registrations")
+    if status == Registration.Status.DROPPED and request.POST.get("confirmed") != "yes":
+        return redirect("desk-drop", tournament.pk, registration.pk)  # web.door: confirm it first
 
     def change() -> Outcome:
         services.set_registration_status(registration, status)
