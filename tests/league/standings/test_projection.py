@@ -259,6 +259,7 @@ def test_the_csv_has_the_json_rows(cup: dict[str, Any], club: Club) -> None:
         ({"after_round": "x"}, "invalid_after_round"),
         ({"after_round": "-1"}, "invalid_after_round"),
         ({"after_round": "99999999999999999999999"}, "invalid_after_round"),
+        ({"after_round": "7"}, "round_not_played"),  # issue 27 §6: not "after round 7" of 1
         ({"timeline": "fixed"}, "invalid_timeline"),
         ({"at": "12"}, "at_needs_recorded"),
         ({"timeline": "recorded", "at": "yesterday"}, "invalid_at"),
