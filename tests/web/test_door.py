@@ -202,7 +202,7 @@ def test_a_drop_out_is_confirmed_first(club: Club, people: dict[str, Any], direc
     services.publish_round(round_, people["director"])
     ann = tournament.registrations.get(player__name="Ann")
     desk = text(director.get(f"/tournaments/{tournament.pk}/desk"))
-    assert f'href="/tournaments/{tournament.pk}/desk/registrations/{ann.pk}/drop"' in desk
+    assert f'action="/tournaments/{tournament.pk}/desk/registrations/{ann.pk}/drop"' in desk
     status_url = f"/tournaments/{tournament.pk}/desk/registrations/{ann.pk}"
     # the old one-click post is sent to the confirm step, nothing changed
     unconfirmed = director.post(status_url, {"status": "dropped", "idempotency_key": key("d1")})
