@@ -28,6 +28,12 @@ class NamedModel(models.Model):
             kwargs["update_fields"] = {*fields, "name_key"}
         super().save(*args, **kwargs)
 
+    def clean(self) -> None:
+        # before full_clean's constraint checks (a model form, the admin): a name that reads
+        # as another player's is a form error there, not an IntegrityError at save
+        super().clean()
+        self.name_key = name_key(getattr(self, "name", ""))
+
 
 class Club(models.Model):
     name = models.CharField(max_length=120, unique=True)
@@ -63,6 +69,9 @@ class Player(NamedModel):
                 fields=["club", "name_key"],
                 condition=models.Q(duplicate_name=False),
                 name="unique_player_name_key_per_club",
+                violation_error_message=(
+                    "The club has a player whose name reads the same (case and accents aside)."
+                ),
             ),
         ]
         indexes = [models.Index(fields=["club", "name_key"], name="player_club_name_key")]

@@ -57,6 +57,7 @@ class Migration(migrations.Migration):
                 condition=models.Q(("duplicate_name", False)),
                 fields=("club", "name_key"),
                 name="unique_player_name_key_per_club",
+                violation_error_message="The club has a player whose name reads the same (case and accents aside).",
             ),
         ),
     ]

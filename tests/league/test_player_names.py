@@ -128,3 +128,16 @@ def test_the_migration_keeps_old_duplicates_and_reports_them() -> None:
     kept = Club.objects.get(slug="old")
     assert services.same_name(kept, "alice") == Player.objects.get(club=kept, name="Alice")
     assert Player.objects.filter(club=kept).count() == 4
+
+
+def test_a_model_form_says_the_name_is_taken(staff: dict[str, Any]) -> None:
+    """The admin's way (full_clean): a form error, not an IntegrityError."""
+    from django.core.exceptions import ValidationError
+
+    Player.objects.create(club=staff["club"], name="Alice")
+    with pytest.raises(ValidationError) as refused:
+        Player(club=staff["club"], name="ALICE").full_clean()
+    assert refused.value.messages == [
+        "The club has a player whose name reads the same (case and accents aside)."
+    ]
+    Player(club=staff["club"], name="Alicia").full_clean()
