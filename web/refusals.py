@@ -398,7 +398,7 @@ DETAILS: dict[str, Callable[[_Words], str]] = {
     "bad_count": lambda w: _("Enter every player's announced count (0 or more)."),
     "nothing_to_retract": lambda w: _("Nothing has been entered yet."),
     "player_exists": lambda w: (
-        _("It is %(name)s (case and accents aside): register them, or choose another name.")
+        _("It is %(name)s, case and accents aside: one person, one player record.")
         % {"name": w.params["name"]}
         if "name" in w.params
         else ""
