@@ -91,6 +91,9 @@ def _refusal(
 @require_GET
 def door_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _director_tournament(request, pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        closed = _("“%(name)s” is closed: nobody can register any more.") % {"name": tournament.name}
+        return _refusal(request, tournament, closed, 409, closed=True)
     return render(request, "desk/door.html", _context(tournament))
 
 

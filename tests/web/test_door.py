@@ -229,3 +229,21 @@ def test_closing_with_rounds_unplayed_says_which(
     assert "0 of 4 rounds have been played." in page
     assert "Rounds 1, 2, 3, 4 will never be played" in page
     assert Round.objects.count() == 0
+
+
+def test_a_closed_tournament_registers_nobody_at_the_door(
+    club: Club, people: dict[str, Any], director: Client
+) -> None:
+    tournament = make_tournament(club, people["director"])
+    services.close_tournament(tournament, people["director"])
+    page = director.get(f"/tournaments/{tournament.pk}/desk/door")
+    assert page.status_code == 409
+    assert "is closed: nobody can register any more." in text(page)
+    assert 'name="names"' not in text(page)
+    sent = director.post(
+        f"/tournaments/{tournament.pk}/desk/door/confirm",
+        {"names": "Ann", "idempotency_key": key("closed")},
+        follow=True,
+    )
+    assert "The tournament is closed: nothing can change any more." in text(sent)
+    assert not Player.objects.exists()
