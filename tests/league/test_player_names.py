@@ -141,3 +141,19 @@ def test_a_model_form_says_the_name_is_taken(staff: dict[str, Any]) -> None:
         "The club has a player whose name reads the same (case and accents aside)."
     ]
     Player(club=staff["club"], name="Alicia").full_clean()
+
+
+@pytest.mark.usefixtures("postgres_required")
+@pytest.mark.django_db(transaction=True)
+def test_two_desks_registering_alice_and_alice_at_once_make_one_player(staff: dict[str, Any]) -> None:
+    """The constraint holds under a race: both registrations find the one player made."""
+    from tests.league.test_people_races import _together
+
+    tournaments = [checked_in_tournament(staff, [], name=f"Cup {n}") for n in range(2)]
+    for number in range(10):
+        spelled = (f"Ann {number}", f"ANN {number}")
+        pairs = zip(tournaments, spelled, strict=True)
+        answers = _together(*[lambda t=t, name=name: services.register(t, name=name) for t, name in pairs])
+        assert all(not isinstance(a, Exception) for a in answers), answers
+        assert answers[0].player_id == answers[1].player_id
+        assert Player.objects.filter(name_key=f"ann {number}").count() == 1
