@@ -186,6 +186,9 @@ def test_check_in_now_stays_ticked_between_entries(
     url = f"/tournaments/{tournament.pk}/desk/register"
     ticked = director.post(url, {"name": "Ann", "check_in": "on", "idempotency_key": key(1)}, follow=True)
     assert 'id="add-check-in" checked' in text(ticked)
+    refused = director.post(url, {"name": "", "check_in": "on", "idempotency_key": key(3)}, follow=True)
+    assert "Type the player&#x27;s name." in text(refused)
+    assert 'id="add-check-in" checked' in text(refused)  # a refusal keeps it too
     unticked = director.post(url, {"name": "Bo", "idempotency_key": key(2)}, follow=True)
     assert 'id="add-check-in" checked' not in text(unticked)
     assert dict(tournament.registrations.values_list("player__name", "status")) == {

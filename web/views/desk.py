@@ -414,16 +414,18 @@ def _live_etag(round_: Round) -> str:
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _director_tournament(request, pk)
     check_in = request.POST.get("check_in") == "on"
+    # "Check in now" stays as it was for the next entry, refused or not (?check_in=on|off)
+    back = reverse("desk", args=[tournament.pk]) + f"?check_in={'on' if check_in else 'off'}#registrations"
     try:
         name = posted_text(request.POST, "name", "The player's name", limits.PLAYER_NAME_LENGTH)
         from_round = posted_whole(
             request.POST, "from_round", "The first round", 1, limits.MAX_ROUNDS, required=False
         )
     except BadField as exc:
-        return _refused(request, exc, desk_url(tournament, "registrations"))
+        return _refused(request, exc, back)
     if not name:
         messages.error(request, "Type the player's name.")
-        return redirect(desk_url(tournament, "registrations"))
+        return redirect(back)
 
     def add() -> Outcome:
         registration = services.register(tournament, name=name, from_round=from_round)
@@ -433,13 +435,9 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
         if check_in:
             services.set_registration_status(registration, Registration.Status.CHECKED_IN)
             said += " and checked in"
-        # "Check in now" stays as it was for the next entry (?check_in=on|off)
-        again = (
-            reverse("desk", args=[tournament.pk]) + f"?check_in={'on' if check_in else 'off'}#registrations"
-        )
-        return Outcome(again, said + ".")
+        return Outcome(back, said + ".")
 
-    return _act(request, "register", add, desk_url(tournament, "registrations"))
+    return _act(request, "register", add, back)
 
 
 STATUS_WORDS: dict[str, str] = {
