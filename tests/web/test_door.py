@@ -230,8 +230,21 @@ def test_closing_with_rounds_unplayed_says_which(
     tournament = make_tournament(club, people["director"], rounds=4)
     page = text(director.get(f"/tournaments/{tournament.pk}/desk/close"))
     assert "0 of 4 rounds have been played." in page
-    assert "Rounds 1, 2, 3, 4 will never be played" in page
+    assert "Rounds 1, 2, 3, 4 will never be played." in page
     assert Round.objects.count() == 0
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        services.set_registration_status(services.register(tournament, name=name), "checked_in")
+    dana = people["director"]
+    round_ = services.publish_round(services.generate_round(tournament, dana), dana)
+    in_play = text(director.get(f"/tournaments/{tournament.pk}/desk/close"))
+    assert "A round is still being played" in in_play
+    assert "Rounds 2, 3, 4 will never be played." in in_play
+    round_.status = Round.Status.COMPLETE
+    round_.save(update_fields=["status"])
+    done = text(director.get(f"/tournaments/{tournament.pk}/desk/close"))
+    assert "1 of 4 rounds have been played." in done
+    assert "Rounds 2, 3, 4 will never be played: the final standings are those after round 1." in done
+    assert "A round is still being played" not in done
 
 
 def test_a_closed_tournament_registers_nobody_at_the_door(

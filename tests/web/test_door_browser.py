@@ -131,6 +131,11 @@ def test_the_clock_on_the_desk_the_record_page_and_the_players_phone(
     bo.refresh_from_db()
     assert bo.status == Registration.Status.CHECKED_IN
 
+    # closing with rounds unplayed says which first
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/desk/close")
+    expect(page.locator("#close-unplayed")).to_contain_text("Rounds 2, 3 will never be played.")
+    shoot(page, "desk-close")
+
     # the scorekeeper's record page
     page.context.clear_cookies()
     sign_in(page, live_server.url, keeper)
