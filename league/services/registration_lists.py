@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from core import Kind
 from league import limits
@@ -28,7 +28,7 @@ from league.errors import LeagueError
 from league.models import Player, Registration, Tournament
 from league.names import name_key
 from league.services.checks import _open_for_changes
-from league.services.registrations import register, set_registration_status
+from league.services.registrations import club_player, first_round, register, set_registration_status
 
 # What a listed line does (ListedName.verdict).
 NEW, EXISTING = "new", "existing"
@@ -200,18 +200,58 @@ def register_list(
 ) -> ListResult:
     """Register every line :func:`preview_list` says registers (previewed again here: the
     list as it stands now), and check them in if ``check_in``: one transaction, so a
-    refusal (a late entry's round, a tournament closed meanwhile) registers nobody."""
+    refusal (a late entry's round, a tournament closed meanwhile) registers nobody.
+
+    The new players and the registrations are inserted in one statement each. Should
+    another request register one of them (or make a player of one of the names) between
+    the preview and the insert, the database refuses the insert; the list is then
+    registered name by name (:func:`~league.services.registrations.register`), which reuses
+    what the other request made."""
     _open_for_changes(tournament)
     with transaction.atomic():
+        start = first_round(tournament, from_round)
         preview = preview_list(tournament, lines)
-        made = []
-        for listed in preview.to_register:
-            if listed.player_id is not None:
-                player = Player.objects.get(pk=listed.player_id)
-                registration = register(tournament, player=player, from_round=from_round)
-            else:
-                registration = register(tournament, name=listed.name, from_round=from_round)
-            if check_in:
-                registration = set_registration_status(registration, Registration.Status.CHECKED_IN)
-            made.append(registration)
+        try:
+            with transaction.atomic():
+                made = _insert(tournament, preview, start, check_in)
+        except IntegrityError:
+            made = _one_by_one(tournament, preview, start, check_in)
     return ListResult(tuple(made), preview.count(NEW), check_in, preview.refused)
+
+
+def _insert(tournament: Tournament, preview: ListPreview, start: int, check_in: bool) -> list[Registration]:
+    new = Player.objects.bulk_create(
+        [
+            Player(club_id=tournament.club_id, name=listed.name, name_key=name_key(listed.name))
+            for listed in preview.to_register
+            if listed.player_id is None
+        ]
+    )
+    made_of = {player.name_key: player.pk for player in new}
+    status = Registration.Status.CHECKED_IN if check_in else Registration.Status.REGISTERED
+    return Registration.objects.bulk_create(
+        [
+            Registration(
+                tournament=tournament,
+                player_id=listed.player_id or made_of[name_key(listed.name)],
+                from_round=start,
+                status=status,
+            )
+            for listed in preview.to_register
+        ]
+    )
+
+
+def _one_by_one(
+    tournament: Tournament, preview: ListPreview, start: int, check_in: bool
+) -> list[Registration]:
+    made = []
+    for listed in preview.to_register:
+        player, _ = club_player(tournament.club, listed.name)
+        if Registration.objects.filter(tournament=tournament, player=player).exists():
+            continue  # registered meanwhile by the other request
+        registration = register(tournament, player=player, from_round=start)
+        if check_in:
+            registration = set_registration_status(registration, Registration.Status.CHECKED_IN)
+        made.append(registration)
+    return made

@@ -90,13 +90,7 @@ def register(
             player, _ = club_player(tournament.club, name)
         elif player.club_id != tournament.club_id:
             raise LeagueError("not_found", f"the club has no player {player.pk}", 404)
-        next_round = _last_round_number(tournament) + 1
-        start = next_round if from_round is None else _whole(from_round, "from_round", *limits.ROUNDS)
-        if start < next_round:
-            raise LeagueError(
-                "invalid_request",
-                f"round {next_round - 1} already exists: a late entrant starts at {next_round}",
-            )
+        start = first_round(tournament, from_round)
         if seed_number is not None:
             seed_number = _whole(seed_number, "seed_number", *limits.SEED_NUMBERS)
         try:
@@ -108,6 +102,19 @@ def register(
             raise LeagueError(
                 "already_registered", f"{player.name} is already registered for this tournament", 409
             ) from None
+
+
+def first_round(tournament: Tournament, from_round: Any = None) -> int:
+    """The round a new registration plays from: ``from_round``, or by default the next
+    round not yet generated; never a round that exists already (a late entrant)."""
+    next_round = _last_round_number(tournament) + 1
+    start = next_round if from_round is None else _whole(from_round, "from_round", *limits.ROUNDS)
+    if start < next_round:
+        raise LeagueError(
+            "invalid_request",
+            f"round {next_round - 1} already exists: a late entrant starts at {next_round}",
+        )
+    return start
 
 
 def set_registration_status(

@@ -157,3 +157,37 @@ def test_two_desks_registering_alice_and_alice_at_once_make_one_player(staff: di
         assert all(not isinstance(a, Exception) for a in answers), answers
         assert answers[0].player_id == answers[1].player_id
         assert Player.objects.filter(name_key=f"ann {number}").count() == 1
+
+
+def test_a_list_registered_meanwhile_falls_back_name_by_name(
+    staff: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another desk registers Bo and makes Cy between the list's preview and its insert:
+    the insert is refused by the database, and the list goes name by name, reusing them."""
+    from league.services import registration_lists
+
+    tournament = checked_in_tournament(staff, [])
+    lines = services.names_from_text("Ann\nBo\nCy")
+    stale = services.preview_list(tournament, lines)
+    services.register(tournament, name="bo")
+    Player.objects.create(club=staff["club"], name="CY")
+    monkeypatch.setattr(registration_lists, "preview_list", lambda *args: stale)
+    result = services.register_list(tournament, lines, check_in=True)
+    assert sorted(r.player.name for r in result.registrations) == ["Ann", "CY"]
+    rows = dict(tournament.registrations.values_list("player__name", "status"))
+    assert rows == {"Ann": "checked_in", "bo": "registered", "CY": "checked_in"}
+    assert Player.objects.filter(club=staff["club"]).count() == 3
+
+
+def test_a_list_is_two_inserts_however_long(staff: dict[str, Any], django_assert_num_queries: Any) -> None:
+    """The last round, the preview's two reads, one insert of the new players, one of the
+    registrations (and the savepoints around them): 9 statements for 60 names or 500."""
+    tournament = checked_in_tournament(staff, [])
+    for n in range(0, 60, 2):
+        services.add_player(staff["club"], f"Player {n}")
+    lines = services.names_from_text("\n".join(f"player {n}" for n in range(60)))
+    with django_assert_num_queries(9):
+        result = services.register_list(tournament, lines, check_in=True)
+    assert len(result.registrations) == 60 and result.new_players == 30
+    assert tournament.registrations.filter(status="checked_in").count() == 60
+    assert Player.objects.filter(club=staff["club"]).count() == 60
