@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from html import escape
 from typing import Any
 
@@ -731,10 +732,19 @@ def test_the_desk_reads_the_round_rules_of_the_services(
 
 
 def test_round_control_polls_conditionally_and_an_unchanged_poll_is_a_304(
-    playing: Table, people: dict[str, Any], director: Client, django_assert_max_num_queries: Any
+    playing: Table,
+    people: dict[str, Any],
+    director: Client,
+    django_assert_max_num_queries: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from django.utils import timezone
+
     from tests.support.games import play
 
+    # the tag holds the minute (the tables' playing times move on): the test stays in one
+    fixed = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: fixed)
     url = f"/tournaments/{playing.round.tournament_id}/desk/rounds/1/live"
     first = director.get(url)
     etag = first["ETag"]
@@ -753,6 +763,10 @@ def test_round_control_polls_conditionally_and_an_unchanged_poll_is_a_304(
     # a player is still refused, conditional or not
     refused = client_of(people["player"]).get(url, HTTP_IF_NONE_MATCH=etag)
     assert refused.status_code == 403
+    # a minute later the same tables answer anew: "playing for N min" has moved on
+    monkeypatch.setattr(timezone, "now", lambda: fixed + timedelta(minutes=1))
+    later = director.get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert later.status_code == 200 and later["ETag"] != changed["ETag"]
 
 
 def test_the_form_sets_scoring_and_tiebreaks_and_refuses_bad_ones_beside_their_fields(
