@@ -102,7 +102,7 @@ TITLES: dict[str, Any] = {
     "dealt_by_system": gettext_lazy("Digital games are dealt by the system."),
     "seated_player_cannot_retract": gettext_lazy("Nobody seated at a digital table may undo a move."),
     "export_not_allowed": gettext_lazy("The whole log can be exported once the game is over."),
-    # the pages' own (web.views.record, web.views.play)
+    # the pages' own (web.record, web.views.play)
     "missing_card": gettext_lazy("Enter the card first."),
     "missing_cards": gettext_lazy("Enter the hand's cards first."),
     "bad_count": gettext_lazy("A count is a whole number from 0 up."),
@@ -416,7 +416,7 @@ def refusal(
     seat: int | None = None,
 ) -> Refusal:
     """``error`` in words for ``page``: ``names`` are the players in seat order,
-    ``history`` where the table last saw each card (:func:`web.recording.card_history`)."""
+    ``history`` where the table last saw each card (:func:`web.record.log.card_history`)."""
     code = error.code
     title = PAGE_TITLES.get((page, code)) or TITLES.get(code)
     detail_of = PAGE_DETAILS.get((page, code)) or DETAILS.get(code)

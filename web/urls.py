@@ -10,8 +10,8 @@ urlpatterns = [
     path("", include("web.views.games")),
     path("", include("web.views.play")),
     path("", include("web.views.public")),
-    path("", include("web.views.record")),
-    path("", include("web.views.desk")),
+    path("", include("web.record.page")),
+    path("", include("web.desk.pages")),
     path("", include("web.views.results")),
     path("", include("web.paper.views")),
     path("", include("web.projector.views")),
@@ -19,5 +19,5 @@ urlpatterns = [
     path("", include("web.people.join")),
     path("", include("web.people.checkin")),
     path("", include("web.mine")),
-    path("", include("web.views.desk_corrections")),
+    path("", include("web.desk.hands")),
 ]

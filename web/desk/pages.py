@@ -42,12 +42,12 @@ from league.models import Club, Player, Registration, Round, Table, Tournament
 from league.results import finished_tournaments
 from league.selectors import RoundTable, round_tables, visible_tournaments
 from web.corrections import hand_change, word_hand_change
-from web.desk_forms import TournamentForm, initial_of, shown_default
+from web.desk.forms import TournamentForm, initial_of, shown_default
+from web.desk.hands import hands_context
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.once import Outcome, once
-from web.recording import effective, last_entry
+from web.record.log import effective, last_entry
 from web.refusals import words
-from web.views.desk_corrections import hands_context
 from web.words import game_status_text, points_text, score_text, seat_name
 
 Action = Callable[[], Outcome]

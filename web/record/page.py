@@ -39,7 +39,7 @@ from games.models import Game, Source
 from league.access import require_recorder
 from league.selectors import table_of_game, table_with_round
 from web.forms import posted_key
-from web.recording import card_history, effective, last_entry
+from web.record.log import card_history, effective, last_entry
 from web.refusals import Refusal, refusal
 from web.words import card_text, cards_text, describe, score_text
 
