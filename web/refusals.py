@@ -398,8 +398,23 @@ DETAILS: dict[str, Callable[[_Words], str]] = {
         "The page has been refreshed: enter it again if it is still needed."
     ),
 }
+
+
+def _entered_meanwhile(w: _Words) -> str:
+    """A record page's conflict: what the other phone entered (``meanwhile``, each entry
+    in words), then what to do."""
+    entered = [str(text) for text in w.params.get("meanwhile") or ()]
+    if not entered:
+        return str(DETAILS["version_conflict"](w))
+    return _(
+        "The other phone entered: %(entries)s "
+        "Check the table as it is now, then enter yours again if it is still needed."
+    ) % {"entries": " ".join(entered)}
+
+
 PAGE_DETAILS: dict[tuple[str, str], Callable[[_Words], str]] = {
     ("play", "version_conflict"): lambda w: "",
+    ("record", "version_conflict"): _entered_meanwhile,
     ("desk", "version_conflict"): lambda w: _(
         "The table recorded something while you were confirming: check the table, then try again."
     ),

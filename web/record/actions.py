@@ -285,6 +285,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("undo", gettext_lazy("Yes, undo it"), "undo", _undo, lambda offer: offer.undo),
 )
 BY_NAME: Mapping[str, Action] = {action.name: action for action in ACTIONS}
+# The most entries a conflict lists as "entered meanwhile".
+RECENT_CONFLICT = 8
 # The quick path's forms: a refusal there opens the quick path again.
 QUICK_FORMS = frozenset({"hands", "counts"})
 
@@ -295,6 +297,13 @@ def build_command(action: str, entry: Entry) -> dict[str, Any]:
     if row is None:
         raise PageRefusal("unknown_action", "not one of the page's buttons")
     return row.command(entry)
+
+
+def _entered_since(game: Game, version: int) -> list[Mapping[str, Any]]:
+    """The public events recorded after ``version`` (at most the page's last few)."""
+    after = max(version, game.version - RECENT_CONFLICT)
+    events, _ = selectors.viewer_events(game, after=after, seat=None)
+    return list(events)
 
 
 def submit(request: HttpRequest, game: Game, access: Any) -> tuple[Refusal | None, Game, str]:
@@ -323,12 +332,20 @@ def submit(request: HttpRequest, game: Game, access: Any) -> tuple[Refusal | Non
             idempotency_key=posted_key(request, f"record:{game.pk}"),
             source=Source.WEB,
         )
+    except services.VersionConflict as exc:
+        # another phone recorded first: say what it entered, over the table as it is now
+        now = store.read_game(game.pk) or game
+        meanwhile = [describe(event, names) for event in _entered_since(now, exc.expected_version)]
+        said = DomainError(
+            exc.code, exc.message, kind=exc.kind, params={**exc.params, "meanwhile": meanwhile}
+        )
+        return refusal(said, names, page="record", action=action, seat=seat), now, ""
     except DomainError as exc:
         # where the table last saw each card: the words of a card that cannot be here
         history = card_history(kept, names)
         return refusal(exc, names, history, page="record", action=action, seat=seat), game, ""
-    fresh = store.read_game(game.pk)
-    assert fresh is not None
+    recorded = store.read_game(game.pk)
+    assert recorded is not None
     # only the last event is described: redact just that one, not the whole log again
-    last, _ = selectors.viewer_events(fresh, after=fresh.version - 1, seat=None)
-    return None, fresh, "Recorded: " + describe(last[-1], names)
+    last, _ = selectors.viewer_events(recorded, after=recorded.version - 1, seat=None)
+    return None, recorded, "Recorded: " + describe(last[-1], names)

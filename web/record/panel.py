@@ -133,8 +133,8 @@ def _error_form(
 ) -> str:
     """The form a refusal is shown beside: its action's, while the panel still draws
     that action's button ('' when it does not: the refusal is said at the top)."""
-    if error is None or not error.action:
-        return ""
+    if error is None or not error.action or error.code == "version_conflict":
+        return ""  # a conflict concerns the whole table, whichever form was sent
     action = BY_NAME.get(error.action)
     if action is None or not any(b.name == action.name for b in offered.get(action.form, ())):
         return ""
