@@ -102,6 +102,8 @@ TITLES: dict[str, Any] = {
     "dealt_by_system": gettext_lazy("Digital games are dealt by the system."),
     "seated_player_cannot_retract": gettext_lazy("Nobody seated at a digital table may undo a move."),
     "export_not_allowed": gettext_lazy("The whole log can be exported once the game is over."),
+    # the league's, shown by the desk
+    "draft_changed": gettext_lazy("The round changed since you opened it — here it is now."),
     # the pages' own (web.record, web.views.play)
     "missing_card": gettext_lazy("Enter the card first."),
     "missing_cards": gettext_lazy("Enter the hand's cards first."),

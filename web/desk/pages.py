@@ -158,6 +158,9 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
             draft_tables=draft_tables,
             draft_byes=_names(list(draft.byes)),
             departs=services.departs_from_generated(draft),
+            draft_version=services.draft_version(
+                [row.table.player_ids for row in draft_tables], list(draft.byes)
+            ),
             pick=pick if pick in seated or pick in draft.byes else None,
         )
         if context["pick"] is not None:

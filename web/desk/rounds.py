@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -47,10 +48,16 @@ def _draft(tournament: Tournament, number: int) -> Round:
     return get_object_or_404(Round, tournament=tournament, number=number)
 
 
+# A draft's version as services.draft_version writes it.
+VERSION = re.compile(r"[0-9a-f]{16}")
+
+
 @login_required
 @require_POST
 def edit_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Swap two players, move one to a table, or give one a bye (the second click)."""
+    """Swap two players, move one to a table, or give one a bye (the second click), on
+    the draft as the page showed it (its ``version``): if another tab or director has
+    edited it since, the edit is refused and the desk shows the draft as it is now."""
     tournament = director_tournament(request, pk)
     round_ = _draft(tournament, number)
     back = desk_url(tournament, "rounds")
@@ -71,6 +78,11 @@ def edit_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             edits = {"move": {"player": player, "table": table}}
         else:
             raise BadField("op", "Choose a player, then where they go.")
+        # the draft as the page showed it: an edit decided on an older one is refused
+        version = post.get("version", "")
+        if not (isinstance(version, str) and VERSION.fullmatch(version)):
+            raise BadField("version", "The form was incomplete: reload the page and try again.")
+        edits["version"] = version
     except BadField as exc:
         return refused(request, exc, back)
 
