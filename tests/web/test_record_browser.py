@@ -50,6 +50,28 @@ def fits(page: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
 
 
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const button of document.querySelectorAll('#record button')) {
+    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (range.getClientRects().length > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def no_word_broken(page: Any) -> None:
+    """No button's text breaks inside a word (issue 27: "To / ok" in "Took 7♥ from the pile")."""
+    assert page.evaluate(BROKEN_WORDS) == [], page.url
+
+
 def headline(page: Any, text: str) -> None:
     """Wait until the panel's headline says ``text`` (an entry was recorded and swapped in)."""
     try:
@@ -98,6 +120,7 @@ def test_a_whole_hand_recorded_move_by_move_on_a_phone(night: Night, live_server
     assert page.locator(".pile .card").get_attribute("aria-label") == "seven of hearts"
     fits(page)
     shot(page, "record-draw")
+    no_word_broken(page)
     page.get_by_role("button", name="Took seven of hearts from the pile").click()
     headline(page, "Bo to discard or knock.")
     page.fill("#card", "qs")
