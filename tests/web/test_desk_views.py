@@ -853,3 +853,20 @@ def round_tables_of(round_: Round) -> list[Any]:
     from league.selectors import round_tables
 
     return list(round_tables([round_.pk])[round_.pk])
+
+
+def test_the_badge_names_a_draft_round_and_equal_table_sizes_read_as_n_player_tables(
+    club: Club, checked_in: Tournament, people: dict[str, Any], director: Client
+) -> None:
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    assert 'id="tournament-status">Registration<' in text(director.get(desk))
+    assert "<dd>3\N{EN DASH}4 players</dd>" in text(director.get(desk))
+    round_ = services.generate_round(checked_in, people["director"])
+    assert 'id="tournament-status">Round 1 (draft)<' in text(director.get(desk))
+    services.publish_round(round_, people["director"])
+    assert 'id="tournament-status">Running<' in text(director.get(desk))
+    pairs = make_tournament(club, people["director"], name="Pairs", table_size={"min": 2, "max": 2})
+    club_page = text(director.get("/clubs/riverside/"))
+    assert "2-player tables" in club_page and "tables of 3\N{EN DASH}4" in club_page
+    assert "2\N{EN DASH}2" not in club_page
+    assert "<dd>2 players each</dd>" in text(director.get(f"/tournaments/{pairs.pk}/desk"))

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 import engine
@@ -148,6 +149,7 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "may_force": bool(blockers) and all(b.overridable for b in blockers),
         "draft": draft,
         "finished": tournament.status == Tournament.Status.FINISHED,
+        "badge": status_badge(tournament, draft),
         "options_changed": _changed_options(tournament),
         "exports": _exports(tournament),
     }
@@ -175,6 +177,18 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         )
         context["current_byes"] = _names(list(current.byes))
     return context
+
+
+def status_badge(tournament: Tournament, draft: Round | None) -> dict[str, str]:
+    """The desk's badge beside the tournament's name: what it is doing now. A draft
+    round is named as such ("Round 1 (draft)"), not by the tournament's status
+    (still "Registration" before the first round is published)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return {"text": tournament.get_status_display(), "tone": ""}
+    if draft is not None:
+        return {"text": gettext("Round %(number)s (draft)") % {"number": draft.number}, "tone": "warn"}
+    running = tournament.status == Tournament.Status.RUNNING
+    return {"text": tournament.get_status_display(), "tone": "ok" if running else "warn"}
 
 
 def _changed_options(tournament: Tournament) -> list[str]:
