@@ -216,6 +216,7 @@ def panel_context(
         "reentry": due.get("reentry"),
         "types": types,
         "buttons": offered,
+        "move_more": any(b.row == "more" for b in offered.get("move", ())),
         "discards": discards,
         "picker": _picker(discards),
         "deck": deck,
