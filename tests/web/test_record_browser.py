@@ -329,6 +329,8 @@ def test_two_phones_on_one_table_the_second_sees_the_conflict(
         headline(second, "Bo to discard or knock.")  # the table as it is now
         fits(second)
         shot(second, "record-conflict")
+        second.set_viewport_size({"width": 1280, "height": 900})
+        shot(second, "record-conflict-1280")
         assert Game.objects.get(pk=night.game.pk).version == 3  # created, dealt, one draw
     finally:
         first_context.close()
