@@ -113,6 +113,7 @@ def first_round(tournament: Tournament, from_round: Any = None) -> int:
         raise LeagueError(
             "invalid_request",
             f"round {next_round - 1} already exists: a late entrant starts at {next_round}",
+            field="from_round",
         )
     return start
 
@@ -131,7 +132,11 @@ def set_registration_status(
     tournament = registration.tournament
     _open_for_changes(tournament)
     if status not in Registration.Status.values:
-        raise LeagueError("invalid_request", f"status must be one of {', '.join(Registration.Status.values)}")
+        raise LeagueError(
+            "invalid_request",
+            f"status must be one of {', '.join(Registration.Status.values)}",
+            field="status",
+        )
     last = _last_round_number(tournament)
     with transaction.atomic():
         registration = registration_for_update(registration.pk)
@@ -143,6 +148,7 @@ def set_registration_status(
                 raise LeagueError(
                     "invalid_request",
                     f"round {last} exists: a player drops after round {last} at the earliest",
+                    field="dropped_after",
                 )
             registration.dropped_after = after
         else:
@@ -159,7 +165,9 @@ def set_registration_status(
             start = _whole(from_round, "from_round", *limits.ROUNDS)
             if start <= last and start != registration.from_round:
                 raise LeagueError(
-                    "invalid_request", f"round {last} already exists: from_round must be above it"
+                    "invalid_request",
+                    f"round {last} already exists: from_round must be above it",
+                    field="from_round",
                 )
             registration.from_round = start
         registration.status = status

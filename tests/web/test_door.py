@@ -1,4 +1,4 @@
-"""Registration at the door (web.door, issue 27 §3): a pasted list or a CSV previewed, then
+"""Registration at the door (web.desk.door, issue 27 §3): a pasted list or a CSV previewed, then
 registered at once; "Check in now" stays ticked; a drop-out and a close with rounds
 unplayed are confirmed first; only directors may do any of it."""
 

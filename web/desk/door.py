@@ -10,7 +10,7 @@
   before the desk's form sends it.
 
 Only the club's directors (``league.access.require_director``); every refusal is worded
-by :mod:`web.refusals` and changes nothing."""
+by :mod:`web.refusals` and changes nothing. Routes in :mod:`web.desk.urls`."""
 
 from __future__ import annotations
 
@@ -20,30 +20,24 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from core import DomainError
 from league import limits, services
-from league.access import require_director
 from league.models import Registration, Tournament
 from league.services import ListPreview
 from league.services import registration_lists as lists
+from web.desk.common import desk_url, director_tournament
 from web.forms import BadField, posted_whole
 from web.once import Outcome, once
 from web.refusals import page_status, words
 
 
-def _director_tournament(request: HttpRequest, pk: int) -> Tournament:
-    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
-    require_director(request.user, tournament.club_id)
-    return tournament
-
-
 def _registrations_url(tournament: Tournament) -> str:
-    return reverse("desk", args=[tournament.pk]) + "#registrations"
+    return desk_url(tournament, "registrations")
 
 
 def _next_round(tournament: Tournament) -> int:
@@ -90,7 +84,7 @@ def _refusal(
 @login_required
 @require_GET
 def door_page(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _director_tournament(request, pk)
+    tournament = director_tournament(request, pk)
     if tournament.status == Tournament.Status.FINISHED:
         closed = _("“%(name)s” is closed: nobody can register any more.") % {"name": tournament.name}
         return _refusal(request, tournament, closed, 409, closed=True)
@@ -107,7 +101,7 @@ def _from_round(request: HttpRequest) -> int | None:
 @require_POST
 def door_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """What registering the list would do; nothing is written."""
-    tournament = _director_tournament(request, pk)
+    tournament = director_tournament(request, pk)
     check_in = request.POST.get("check_in") == "on"
     text = str(request.POST.get("names", ""))
     kept = {"check_in": check_in, "names": text[: limits.MAX_LIST_BYTES]}
@@ -161,7 +155,7 @@ def _rows(preview: ListPreview) -> list[dict[str, Any]]:
 def door_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """Register the previewed list, all at once; a second send of the same form registers
     nobody again and says what the first did."""
-    tournament = _director_tournament(request, pk)
+    tournament = director_tournament(request, pk)
     check_in = request.POST.get("check_in") == "on"
     back = reverse("desk-door", args=[tournament.pk])
     try:
@@ -206,7 +200,7 @@ def door_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def drop_page(request: HttpRequest, pk: int, registration_id: int) -> HttpResponse:
     """Confirm a drop-out: the player is seated in no later round."""
-    tournament = _director_tournament(request, pk)
+    tournament = director_tournament(request, pk)
     registration = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration_id, tournament=tournament
     )
@@ -222,11 +216,3 @@ def drop_page(request: HttpRequest, pk: int, registration_id: int) -> HttpRespon
         "desk/drop.html",
         {"tournament": tournament, "club": tournament.club, "registration": registration, "after": last},
     )
-
-
-urlpatterns = [
-    path("tournaments/<int:pk>/desk/door", door_page, name="desk-door"),
-    path("tournaments/<int:pk>/desk/door/preview", door_preview, name="desk-door-preview"),
-    path("tournaments/<int:pk>/desk/door/confirm", door_confirm, name="desk-door-confirm"),
-    path("tournaments/<int:pk>/desk/registrations/<int:registration_id>/drop", drop_page, name="desk-drop"),
-]

@@ -1,35 +1,32 @@
 """The round clock on the director's desk: start it (for the tournament's round length)
 and stop it. Each posts, redirects to round control and says what it did; a refusal
 (``clock_running``, ``round_not_running``, …, from :mod:`league.clock`) is worded by
-:mod:`web.refusals` and changes nothing. Directors only (``league.access``)."""
+:mod:`web.refusals` and changes nothing. Directors only (``league.access``). Routes in
+:mod:`web.desk.urls`."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.urls import path, reverse
+from django.shortcuts import get_object_or_404
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from core import DomainError
 from league import clock
-from league.access import require_director
-from league.models import Round, Tournament
-from web.once import Outcome, once
-from web.refusals import words
+from league.models import Round
+from web.desk.common import act as desk_act
+from web.desk.common import desk_url, director_tournament
+from web.once import Outcome
 
 
 def _round(request: HttpRequest, pk: int, number: int) -> Round:
-    tournament = get_object_or_404(Tournament, pk=pk)
-    require_director(request.user, tournament.club_id)
+    tournament = director_tournament(request, pk)
     return get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
 
 
 def _act(request: HttpRequest, round_: Round, scope: str, start: bool) -> HttpResponse:
-    back = reverse("desk", args=[round_.tournament_id]) + "#rounds"
+    back = desk_url(round_.tournament, "rounds")
 
     def act() -> Outcome:
         if start:
@@ -44,13 +41,7 @@ def _act(request: HttpRequest, round_: Round, scope: str, start: bool) -> HttpRe
             said = _("Round %(number)s's clock stopped.") % {"number": round_.number}
         return Outcome(back, said)
 
-    try:
-        outcome = once(request, f"{scope}-{round_.pk}", act)
-    except DomainError as exc:
-        messages.error(request, words(exc))
-        return redirect(back)
-    messages.success(request, outcome.message)
-    return redirect(outcome.location)
+    return desk_act(request, f"{scope}-{round_.pk}", act, back)
 
 
 @login_required
@@ -63,9 +54,3 @@ def start_clock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def stop_clock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return _act(request, _round(request, pk, number), "clock-stop", start=False)
-
-
-urlpatterns = [
-    path("tournaments/<int:pk>/desk/rounds/<int:number>/clock/start", start_clock, name="desk-clock-start"),
-    path("tournaments/<int:pk>/desk/rounds/<int:number>/clock/stop", stop_clock, name="desk-clock-stop"),
-]
