@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from games import selectors as game_selectors
@@ -187,7 +188,7 @@ def number(value: Any) -> Number:
 def _ordinal_text(row: Mapping[str, Any]) -> str:
     """The row's rating ordinal (read with the standings, see :func:`read_standings`)."""
     ordinal = (row.get("rating") or {}).get("ordinal")
-    return "" if ordinal is None else f"{ordinal:.1f}"
+    return "" if ordinal is None else number_format(ordinal, 1)
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
