@@ -120,6 +120,8 @@ LANGUAGES = [("en", "English"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Dates in the reader's way (config/formats/): 2026-11-23 in English, 23/11/2026 in French.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = parse_time_zone(ENV.get("TIME_ZONE", "UTC"))
 USE_I18N = True
 USE_TZ = True

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gettext
 import importlib.util
+import re
 import shutil
 from collections.abc import Iterator
 from fractions import Fraction
@@ -191,12 +192,15 @@ def test_a_page_asked_for_in_french_by_the_browser_is_in_french(cup: Cup) -> Non
     for english in (">Standings<", "Rounds and tables", ">Seat<", "No round has been published"):
         assert english not in html, english
     assert "selected>Français</option>" in html  # the footer's switch says which
+    # the correction's time, day first (config/formats/fr)
+    assert re.search(r'<time datetime="[^"]+">\d\d/\d\d/\d{4} \d\d:\d\d</time>', html)
 
 
 def test_english_stays_the_default(cup: Cup) -> None:
     html = Client().get(f"/tournaments/{cup.tournament.pk}/").content.decode()
     assert '<html lang="en">' in html
     assert "Rounds and tables" in html and "Rondes et tables" not in html
+    assert re.search(r'<time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d</time>', html)
 
 
 def test_the_footer_switch_chooses_french_and_it_is_remembered(cup: Cup) -> None:
