@@ -232,3 +232,21 @@ def test_the_error_pages_speak_french(db: None) -> None:
     missing = Client().get("/tournaments/999999/", HTTP_ACCEPT_LANGUAGE="fr")
     assert missing.status_code == 404
     assert "Introuvable" in missing.content.decode()
+
+
+def test_a_poll_in_another_language_is_another_version(cup: Cup) -> None:
+    """The live part's ETag names its language: after the switch, a poll carrying the
+    English part's ETag gets the French part, never a 304 that keeps the English."""
+    url = f"/tournaments/{cup.tournament.pk}/live/"
+    english = Client().get(url, headers={"HX-Request": "true"})
+    french = Client().get(url, headers={"HX-Request": "true", "Accept-Language": "fr"})
+    assert english["ETag"] != french["ETag"]
+    again = Client().get(
+        url, headers={"HX-Request": "true", "Accept-Language": "fr", "If-None-Match": english["ETag"]}
+    )
+    assert again.status_code == 200
+    assert "Rondes et tables" in again.content.decode()
+    unchanged = Client().get(
+        url, headers={"HX-Request": "true", "Accept-Language": "fr", "If-None-Match": french["ETag"]}
+    )
+    assert unchanged.status_code == 304
