@@ -19,7 +19,7 @@ import engine
 from engine import GameState
 from engine.cards import mask_to_cards
 from web.templatetags.site import card_name
-from web.words import points_text, seat_name
+from web.words import listed, points_text, seat_name
 
 Names = Sequence[str]
 # Typographic signs for sums read by people (and screen readers): minus and times.
@@ -34,12 +34,6 @@ def _card(code: Any) -> str:
 def _number(value: Fraction | int) -> str:
     number = Fraction(value)
     return f"{MINUS}{abs(number)}" if number < 0 else str(number)
-
-
-def _listed(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return _("%(names)s and %(last)s") % {"names": ", ".join(items[:-1]), "last": items[-1]}
 
 
 # --- showdowns ------------------------------------------------------------------------------
@@ -215,10 +209,10 @@ def _explain_settlement(
                 "neither paying nor receiving.",
                 len(others),
             )
-            % {"players": _listed(others), "low": low, "knocker": seat_name(names, knocker)}
+            % {"players": listed(others), "low": low, "knocker": seat_name(names, knocker)}
         )
     else:
-        lowest = _listed([seat_name(names, s) for s in winners])
+        lowest = listed([seat_name(names, s) for s in winners])
         lines.append(_("The lowest count is %(low)s: %(players)s.") % {"low": low, "players": lowest})
     bonus = rs.rum_bonus if knocker is not None and low == 0 and rs.rum_bonus_for == "any_player" else 0
     pot = Fraction(0)
@@ -246,7 +240,7 @@ def _explain_settlement(
                 if lower:
                     extra = _(", and %(penalty)s penalty to each of %(players)s") % {
                         "penalty": rs.knocker_penalty,
-                        "players": _listed([seat_name(names, o) for o in lower]),
+                        "players": listed([seat_name(names, o) for o in lower]),
                     }
         points[seat] -= pays
         pot += pays
@@ -265,7 +259,7 @@ def _explain_settlement(
                 % {"player": seat_name(names, winners[0]), "pot": _number(pot)}
             )
         else:
-            who = _listed([seat_name(names, s) for s in winners])
+            who = listed([seat_name(names, s) for s in winners])
             lines.append(
                 _("%(players)s share %(pot)s: %(share)s each.")
                 % {"players": who, "pot": _number(pot), "share": _number(share)}
@@ -317,7 +311,7 @@ def _explain_gin(
     for seat in seats[start + 1 :] + seats[:start]:
         o, count = seat_name(names, seat), deadwood[seat]
         laid = [_card(item["card"]) for item in layoffs.get(str(seat)) or []]
-        after = _(" after laying off the %(cards)s") % {"cards": _listed(laid)} if laid else ""
+        after = _(" after laying off the %(cards)s") % {"cards": listed(laid)} if laid else ""
         if kc == 0:
             gained = count + rs.gin_bonus
             points[knocker] += gained

@@ -183,10 +183,10 @@ def _with_reason(text: str, reason: Any) -> str:
     return _("%(text)s.") % {"text": text}
 
 
-def _listed(names: Sequence[str]) -> str:
-    """``["Ann", "Bo", "Cy"]`` → ``"Ann, Bo and Cy"``."""
-    if len(names) == 1:
-        return names[0]
+def listed(names: Sequence[str]) -> str:
+    """``["Ann", "Bo", "Cy"]`` → ``"Ann, Bo and Cy"`` (in the reader's language)."""
+    if len(names) <= 1:
+        return "".join(names)
     return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
@@ -195,7 +195,7 @@ def _started(d: Mapping[str, Any]) -> str:
     preset = (d.get("ruleset") or {}).get("preset", "")
     if not names:
         return _("The game started.")
-    return _("The game started: %(players)s play %(preset)s.") % {"players": _listed(names), "preset": preset}
+    return _("The game started: %(players)s play %(preset)s.") % {"players": listed(names), "preset": preset}
 
 
 def _dealt(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
@@ -311,7 +311,7 @@ def _finished(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
     winners = [n(seat) for seat in ranking[0]]
     return ngettext(
         "The game is over: %(players)s wins.", "The game is over: %(players)s win.", len(winners)
-    ) % {"players": _listed(winners)}
+    ) % {"players": listed(winners)}
 
 
 def _adjusted(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
