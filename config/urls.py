@@ -15,6 +15,8 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("", include("web.urls")),
     path("healthz", healthz, name="healthz"),
+    # set_language: the footer's language switch posts here (a form, no script)
+    path("i18n/", include("django.conf.urls.i18n")),
     # browsers ask for /favicon.ico whatever the page's <link rel="icon"> says
     path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
