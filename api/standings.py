@@ -25,6 +25,7 @@ from league.projection import (
     CORRECTED,
     RECORDED,
     Moment,
+    check_after_round,
     read_standings,
     standings_changes,
 )
@@ -112,8 +113,11 @@ def _document(
     tournament: Tournament, request: Request, *, also: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
     # A StandingsQueryError (a moment outside the log) is the request's: it passes as it is.
+    params = _params(request, also=also)
+    # standings "after round 7" of a tournament of 3 rounds: refused, not those after round 3
+    check_after_round(tournament.pk, params["after_round"])
     try:
-        return read_standings(tournament, **_params(request, also=also))
+        return read_standings(tournament, **params)
     except StandingsError as exc:
         raise _unusable(exc) from exc
 

@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path, re_path
+from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.error_views import api_route_not_found
@@ -15,6 +17,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     # set_language: the footer's language switch posts here (a form, no script)
     path("i18n/", include("django.conf.urls.i18n")),
+    # browsers ask for /favicon.ico whatever the page's <link rel="icon"> says
+    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file of its own (?script):

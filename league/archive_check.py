@@ -37,6 +37,7 @@ from league.archive_games import audited_games, table_problems
 from league.archive_problems import Problem, flat_errors
 from league.archive_rounds import round_problems
 from league.models import Club, Registration, Tournament
+from league.names import name_key
 from league.serializers import (
     PlayerCreateSerializer,
     RegistrationUpdateSerializer,
@@ -254,11 +255,12 @@ def _player_problems(players: list[Mapping[str, Any]]) -> list[Problem]:
             problems.append(
                 Problem("duplicate_player", f"{where}.id", f"player {player['id']} is listed twice")
             )
-        if name in names or name != player["name"]:
-            # players are found by name where the archive is loaded: one name, one player
+        if name_key(name) in names or name != player["name"]:
+            # players are found by name where the archive is loaded, case and accents aside
+            # (league.services.club_player): one name, one player
             problems.append(Problem("duplicate_player", f"{where}.name", f"{name!r} names two players"))
         ids.add(player["id"])
-        names.add(name)
+        names.add(name_key(name))
     return problems
 
 

@@ -12,6 +12,7 @@ from django.db import DatabaseError, transaction
 
 from games import services as game_services
 from games.models import Game, Source
+from league import services
 from league.archive import REGISTRATION_FIELDS, ROUND_FIELDS, ArchiveError
 from league.archive_check import inspect_archive
 from league.models import Club, ClubGame, Player, Registration, Round, Table, TableSeat, Tournament
@@ -19,7 +20,7 @@ from league.models import Club, ClubGame, Player, Registration, Round, Table, Ta
 
 def import_archive(archive: Any, *, owner: Any = None) -> Tournament:
     """Load ``archive`` as a new tournament: the club by its slug (created if there is
-    none), the players by name in that club (created if missing), every game through
+    none), the players by name in that club, case and accents aside (created if missing), every game through
     ``games.services.import_game``, then the registrations, rounds, tables and seats
     under the new ids. ``ArchiveError`` names the first problem (and lists them all)
     when the archive does not check out; nothing is written then.
@@ -97,10 +98,7 @@ def _club(document: Mapping[str, Any]) -> Club:
 
 
 def _players(club: Club, documents: list[Mapping[str, Any]]) -> dict[int, Player]:
-    return {
-        document["id"]: Player.objects.get_or_create(club=club, name=document["name"])[0]
-        for document in documents
-    }
+    return {document["id"]: services.club_player(club, document["name"])[0] for document in documents}
 
 
 def _games(documents: list[Mapping[str, Any]], owner: Any) -> dict[int, Game]:

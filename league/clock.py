@@ -12,12 +12,14 @@ pressing at once start one clock; refusals are :class:`~league.services.LeagueEr
 with a stable code, and nothing is written then. A start or a stop touches the
 tournament's ``updated_at``, which the live pages' ETag reads
 (:func:`web.public_reads.live_marker`): their next poll fetches the new clock, and an
-unchanged poll still costs one query. Reads: :func:`round_clock` and
-:func:`tournament_clock`.
+unchanged poll still costs one query. Reads: :func:`round_clock`, :func:`tournament_clock`
+and :func:`tournament_clocks` (several tournaments in one query: a player's seats),
+:func:`game_clock` (the record page's).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -96,6 +98,32 @@ def tournament_clock(tournament: Tournament, now: datetime | None = None) -> Clo
         RoundClock.objects.filter(round__tournament=tournament, round__status=Round.Status.PUBLISHED)
         .select_related("round")
         .order_by("-round__number")
+        .first()
+    )
+    return _clock(row, row.round.number, now or timezone.now()) if row is not None else None
+
+
+def tournament_clocks(tournament_ids: Iterable[int], now: datetime | None = None) -> dict[int, Clock]:
+    """:func:`tournament_clock` of several tournaments at once (a player's seats in each):
+    tournament id → its clock, for those that have one. One query."""
+    ids = list(tournament_ids)
+    if not ids:
+        return {}
+    rows = (
+        RoundClock.objects.filter(round__tournament_id__in=ids, round__status=Round.Status.PUBLISHED)
+        .select_related("round")
+        .order_by("round__number")
+    )
+    moment = now or timezone.now()
+    return {row.round.tournament_id: _clock(row, row.round.number, moment) for row in rows}
+
+
+def game_clock(game_id: int, now: datetime | None = None) -> Clock | None:
+    """The clock of the published round whose table plays game ``game_id`` (the record
+    page's), or None. One query."""
+    row = (
+        RoundClock.objects.filter(round__tables__game_id=game_id, round__status=Round.Status.PUBLISHED)
+        .select_related("round")
         .first()
     )
     return _clock(row, row.round.number, now or timezone.now()) if row is not None else None
@@ -181,10 +209,12 @@ __all__ = [
     "RUNNING",
     "STOPPED",
     "Clock",
+    "game_clock",
     "round_clock",
     "round_minutes",
     "set_round_minutes",
     "start_round_clock",
     "stop_round_clock",
     "tournament_clock",
+    "tournament_clocks",
 ]

@@ -3,8 +3,9 @@ tables of 3-4 with two rounds played (physical games recorded by the club's
 scorekeeper), a correction made by the director on a round-2 table once the round was
 complete (the wrong knocker undone, a penalty, the hand entered again: the standings'
 changes list and the public page's corrections show it), and round 3 in draft; and a
-gin-rummy Swiss of 8 with its first round played and the second published, its tables
-live for the scorekeeper's record page and its round clock running; and a closed
+gin-rummy Swiss of 8, registered at the door from a pasted list, with its first round
+played and the second published, its tables live for the scorekeeper's record page (one
+hand entered at the last), and its round clock running; and a closed
 summer cup of four, the club's results (its winner on the club page, found by search).
 
 Seeding twice finds what the first run made (tournaments by slug, rounds by number,
@@ -19,12 +20,15 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Source
 from league import clock, projection, ratings, services
-from league.models import Club, Player, Registration, Round, Table, Tournament
+from league.models import Club, Registration, Round, Table, Tournament
 
 CUP_PLAYERS = (
     "Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kasia",
 )  # fmt: skip
 SWISS_PLAYERS = ("Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro")
+# The Swiss's players were registered at the door, pasted as the director typed them: each
+# is the club's player of that name whatever its case (league.services.registration_lists).
+SWISS_PASTED = "alice\nBRUNO\nchiara\n\nDmitri\nesther\nFarid\ngreta\nHIRO\n"
 
 CUP = {
     "name": "Riverside Autumn Cup",
@@ -86,8 +90,9 @@ def seed_demo_tournaments(*, club: Club, director: Any, scorekeeper: Any) -> lis
         draft=True,
         then=lambda: _correct(cup, director, scorekeeper),
     )
-    swiss = _tournament(club, director, SWISS, SWISS_PLAYERS)
+    swiss = _tournament(club, director, SWISS, SWISS_PLAYERS, pasted=SWISS_PASTED)
     _play(swiss, director, scorekeeper, played=1, draft=False, published=True)
+    _first_entry(swiss, scorekeeper)
     in_play = swiss.round_set.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
     shown = clock.round_clock(in_play) if in_play is not None else None
     if in_play is not None and (shown is None or not shown.ticking):
@@ -136,12 +141,16 @@ def _submit(game_id: int, actor: Any, command: dict[str, Any], step: str) -> Non
     )
 
 
-def _tournament(club: Club, director: Any, data: dict[str, Any], names: tuple[str, ...]) -> Tournament:
+def _tournament(
+    club: Club, director: Any, data: dict[str, Any], names: tuple[str, ...], *, pasted: str = ""
+) -> Tournament:
     tournament = Tournament.objects.filter(club=club, name=data["name"]).first()
     if tournament is None:
         tournament = services.create_tournament(club, data, director)
+    if pasted and not tournament.round_set.exists():
+        services.register_list(tournament, services.names_from_text(pasted), check_in=True)
     for name in names:
-        player, _ = Player.objects.get_or_create(club=club, name=name)
+        player, _ = services.club_player(club, name)
         registration = Registration.objects.filter(tournament=tournament, player=player).first()
         if registration is None and not tournament.round_set.exists():
             registration = services.register(tournament, player=player)
@@ -179,6 +188,29 @@ def _play(
         round_ = _round(tournament, director, played + 1)
         if published and round_.status == Round.Status.DRAFT:
             services.publish_round(round_, director)
+
+
+def _first_entry(tournament: Tournament, scorekeeper: Any) -> None:
+    """The scorekeeper's first hand at the live round's last table (a small knock: the
+    game goes on), so round control shows a table playing for some minutes. Once."""
+    table = (
+        Table.objects.filter(round__tournament=tournament, round__status=Round.Status.PUBLISHED)
+        .order_by("-round__number", "-number")
+        .first()
+    )
+    if table is None or table.game_id is None:
+        return
+    game = Game.objects.get(pk=table.game_id)
+    if game.events.exclude(source=Source.SYSTEM).exists():
+        return
+    game_services.submit_command(
+        game=game,
+        command={"type": "RecordHandResult", "knocker": 0, "deadwood": {"0": 5, "1": 8}},
+        actor=scorekeeper,
+        source=Source.WEB,
+        expected_version=game.version,
+        idempotency_key=f"demo-first-entry-{game.pk}",
+    )
 
 
 def _round(tournament: Tournament, director: Any, number: int) -> Round:

@@ -43,6 +43,11 @@ SEATING_PARAMS = {
 MAX_STAKE = 1_000_000
 STAKE_DENOMINATOR = 1000
 
+# A list of names registered at once at the door (league.services.registration_lists):
+# at most this many lines, and a CSV file of at most this many bytes.
+MAX_LISTED_NAMES = 500
+MAX_LIST_BYTES = 64 * 1024
+
 # The round clock (league.clock): a tournament's round length in minutes.
 ROUND_MINUTES_MIN = 5
 ROUND_MINUTES_MAX = 240

@@ -38,8 +38,7 @@ from league.locks import (
     player_for_update,
 )
 from league.models import Club, Invitation, Membership, Player, Round, Table, TableScorekeeper
-from league.names import name_key
-from league.services import LeagueError, player_name
+from league.services import LeagueError
 from league.services import add_player as add_club_player
 
 Role = Membership.Role
@@ -82,11 +81,7 @@ def invitation_state(invitation: Invitation, now: datetime | None = None) -> str
 def add_player(club: Club, name: Any) -> Player:
     """A new club player. ``player_exists`` if the club has one whose name reads the same
     (``league.names.name_key``: "alice" is Alice, "Zoe" is Zoé)."""
-    clean = player_name(name)
-    same = Player.objects.filter(club=club, name_key=name_key(clean)).values_list("name", flat=True).first()
-    if same is not None:
-        raise LeagueError("player_exists", f"the club already has a player named {same!r}", 409)
-    return add_club_player(club, clean)
+    return add_club_player(club, name)
 
 
 def link_login(player: Player, user: Any) -> Player:

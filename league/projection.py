@@ -225,8 +225,30 @@ def refresh_all() -> int:
 class StandingsQueryError(DomainError):
     """A moment the standings cannot be read at (the request's fault: invalid)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(code, message)
+    def __init__(self, code: str, message: str, *, params: Mapping[str, Any] | None = None) -> None:
+        field = "after_round" if code == "round_not_played" else None
+        super().__init__(code, message, field=field, params=params)
+
+
+def check_after_round(tournament_id: int, after_round: int | None) -> None:
+    """``round_not_played`` when ``after_round`` is past the last round published (the
+    standings "after round 7" of a tournament of 3 rounds would be those after round 3,
+    under a wrong heading). One query; nothing when None."""
+    if after_round is None:
+        return
+    last = (
+        Round.objects.filter(tournament_id=tournament_id, status__in=COUNTED_ROUNDS)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    ) or 0
+    if after_round > last:
+        played = f"the last round played is {last}" if last else "no round has been played yet"
+        raise StandingsQueryError(
+            "round_not_played",
+            f"round {after_round} has not been played: {played}",
+            params={"after_round": after_round, "last": last},
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@
   the club's rounds being played — those the desk assigned to them first — each with its
   status and the link to record it (a digital table: to watch it);
 - "My games" (``/mine/games``), for a player: where they sit now ("Round 3: table 2,
-  seat 3, Bo deals first", with a link to play a digital table), the self check-ins
+  seat 3, Bo deals first", with a link to play a digital table, and the round clock's
+  time left and end), the self check-ins
   open for them, their digital games in play, and their results and password.
 
 The seat lines are also drawn on the home page and the player's page
@@ -25,6 +26,7 @@ from django.views.decorators.http import require_safe
 from games.selectors import games_in_play_for
 from games.services import FINAL_STATUSES as FINAL
 from league import access, people
+from league.clock import tournament_clocks
 from league.models import Player, Registration, SelfCheckIn, Tournament
 from league.tables import SeatNow, seats_now, tables_to_record
 from web.words import game_status_text
@@ -44,15 +46,22 @@ def seat_sentence(seat: SeatNow, *, own: bool, name: str) -> str:
 
 def seat_lines(player_id: int, name: str, *, own: bool) -> list[dict[str, Any]]:
     """The player's seats now, each in words, with a link to play a digital table that is
-    still in play when ``own`` (the player reads their own)."""
-    return [
-        {
-            "seat": seat,
-            "text": seat_sentence(seat, own=own, name=name),
-            "play": own and seat.digital and seat.game_id is not None and seat.game_status not in FINAL,
-        }
-        for seat in seats_now(player_id)
-    ]
+    still in play when ``own`` (the player reads their own), and the round's clock when
+    the director started it (:func:`league.clock.tournament_clocks`: one query)."""
+    seats = seats_now(player_id)
+    clocks = tournament_clocks({seat.tournament_id for seat in seats})
+    lines = []
+    for seat in seats:
+        clock = clocks.get(seat.tournament_id)
+        lines.append(
+            {
+                "seat": seat,
+                "text": seat_sentence(seat, own=own, name=name),
+                "play": own and seat.digital and seat.game_id is not None and seat.game_status not in FINAL,
+                "clock": clock if clock is not None and clock.round_number == seat.round_number else None,
+            }
+        )
+    return lines
 
 
 def _user_id(request: HttpRequest) -> int:

@@ -27,6 +27,7 @@ from league.projection import (
     RECORDED,
     Moment,
     StandingsQueryError,
+    check_after_round,
     read_standings,
     settings_of,
     standings_changes,
@@ -85,6 +86,20 @@ def _moment(raw: str) -> Moment:
     return Moment(time=when)
 
 
+def _played(tournament: Tournament, after_round: int) -> None:
+    """Not "Standings after round 7" of a tournament that has played 3: said in words."""
+    try:
+        check_after_round(tournament.pk, after_round)
+    except StandingsQueryError as exc:
+        last = exc.params.get("last", 0)
+        said = (
+            gettext("Round %(round)s has not been played: the last round played is %(last)s.")
+            if last
+            else gettext("Round %(round)s has not been played: no round has been played yet.")
+        )
+        raise StandingsQueryError(exc.code, said % {"round": after_round, "last": last}) from None
+
+
 def parse_query(params: Mapping[str, str], tournament: Tournament) -> Query:
     raw_round = (params.get("after_round") or "").strip()
     timeline = (params.get("timeline") or CORRECTED).strip()
@@ -100,6 +115,7 @@ def parse_query(params: Mapping[str, str], tournament: Tournament) -> Query:
                     "invalid_after_round", "After round must be a round number (1, 2, …)."
                 )
             after_round = int(raw_round)
+            _played(tournament, after_round)
         if timeline not in (CORRECTED, RECORDED):
             raise StandingsQueryError(
                 "invalid_timeline", "Timeline must be “as corrected now” or “as shown then”."

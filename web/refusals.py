@@ -125,6 +125,14 @@ TITLES: dict[str, Any] = {
     "no_such_login": gettext_lazy("No login has that username. Invite them instead: they make their own."),
     "last_director": gettext_lazy("A club keeps at least one director: make someone else a director first."),
     "player_exists": gettext_lazy("The club already has a player of that name."),
+    # the round clock (league.clock)
+    "clock_running": gettext_lazy("The round's clock is already running: stop it first to start it again."),
+    "clock_not_running": gettext_lazy("The round's clock is not running."),
+    "round_not_running": gettext_lazy("Only a published round being played has a clock."),
+    # registration at the door (league.services.registration_lists)
+    "list_too_long": gettext_lazy("That list is too long."),
+    "list_not_text": gettext_lazy("That is not a list of names."),
+    "csv_no_name_column": gettext_lazy("The file has no “name” column."),
     "invitation_unknown": gettext_lazy(
         "No invitation has this code. Check it, or ask the club's director for a new one."
     ),
@@ -391,6 +399,23 @@ DETAILS: dict[str, Callable[[_Words], str]] = {
     ),
     "bad_count": lambda w: _("Enter every player's announced count (0 or more)."),
     "nothing_to_retract": lambda w: _("Nothing has been entered yet."),
+    "player_exists": lambda w: (
+        _("It is %(name)s, case and accents aside: one person, one player record.")
+        % {"name": w.params["name"]}
+        if "name" in w.params
+        else ""
+    ),
+    "list_too_long": lambda w: (
+        _("Register at most %(names)s names (%(kilobytes)s KB) at once.")
+        % {"names": w.params.get("names", ""), "kilobytes": w.params.get("kilobytes", "")}
+    ),
+    "list_not_text": lambda w: _("Paste the names one a line, or save the file as CSV in UTF-8."),
+    "csv_no_name_column": lambda w: (
+        _("Its first line names the columns; one must be “name”. It has: %(columns)s.")
+        % {"columns": ", ".join(w.params["columns"])}
+        if w.params.get("columns")
+        else _("Its first line names the columns; one must be “name”.")
+    ),
     "unknown_action": lambda w: _("Reload the page and use one of its buttons."),
     "not_recorded_here": lambda w: _("Its players move in the browser."),
     "version_conflict": lambda w: _(

@@ -11,6 +11,8 @@ A package split by job, each module's public names re-exported here (callers wri
 
 - :mod:`~league.services.tournaments`: settings checked together, create, update, close;
 - :mod:`~league.services.registrations`: club players, registrations, who is active;
+- :mod:`~league.services.registration_lists`: a list of names registered at the door at
+  once, previewed first;
 - :mod:`~league.services.seating_reads`: what a seating is computed from (history,
   standings, the request);
 - :mod:`~league.services.rounds`: the next round's blockers, generating it, a draft's
@@ -35,11 +37,22 @@ from league.services.completion import check_open_rounds, check_round_complete, 
 from league.services.drafts import draft_version, edit_draft
 from league.services.publishing import publish_round
 from league.services.regeneration import RegenerateResult, regenerate
+from league.services.registration_lists import (
+    ListedName,
+    ListPreview,
+    ListResult,
+    names_from_csv,
+    names_from_text,
+    preview_list,
+    register_list,
+)
 from league.services.registrations import (
     active_registrations,
     add_player,
+    club_player,
     player_name,
     register,
+    same_name,
     set_registration_status,
 )
 from league.services.rounds import (
@@ -65,6 +78,9 @@ __all__ = [
     "UPDATABLE",
     "Blocker",
     "LeagueError",
+    "ListPreview",
+    "ListResult",
+    "ListedName",
     "RegenerateResult",
     "TournamentSettings",
     "active_registrations",
@@ -73,6 +89,7 @@ __all__ = [
     "check_round_complete",
     "checked_edit_reason",
     "close_tournament",
+    "club_player",
     "create_tournament",
     "current_seating",
     "departs_from_generated",
@@ -82,11 +99,16 @@ __all__ = [
     "generate_round",
     "history_before",
     "manual_start",
+    "names_from_csv",
+    "names_from_text",
     "player_name",
+    "preview_list",
     "publish_round",
     "regenerate",
     "register",
+    "register_list",
     "round_blockers",
+    "same_name",
     "seating_request",
     "seating_standings",
     "set_registration_status",

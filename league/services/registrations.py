@@ -7,10 +7,12 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from core import Kind
 from league import limits
 from league.errors import LeagueError
 from league.locks import registration_for_update
 from league.models import Club, Player, Registration, TableSeat, Tournament
+from league.names import name_key
 from league.services.checks import _name, _open_for_changes, _whole
 
 
@@ -19,14 +21,54 @@ def player_name(value: Any) -> str:
     return _name(value, "name", limits.PLAYER_NAME_LENGTH)
 
 
+def same_name(club: Club | int, name: str) -> Player | None:
+    """The club's player whose name reads as ``name`` (:func:`league.names.name_key`:
+    "alice" is Alice, "Zoe" is Zoé), or None; of names kept from before they were unique
+    (``duplicate_name``), the oldest."""
+    club_id = club if isinstance(club, int) else club.pk
+    return (
+        Player.objects.filter(club_id=club_id, name_key=name_key(name))
+        .order_by("duplicate_name", "pk")
+        .first()
+    )
+
+
 def add_player(club: Club, name: Any, user: Any = None) -> Player:
-    """A new club player (``player_exists`` if the club has one of that name)."""
+    """A new club player; ``player_exists`` (naming the existing one) if the club has one
+    whose name reads the same, case and accents aside."""
     clean = player_name(name)
     try:
         with transaction.atomic():
             return Player.objects.create(club=club, name=clean, user=user)
     except IntegrityError:
-        raise LeagueError("player_exists", f"the club already has a player named {clean!r}", 409) from None
+        same = same_name(club, clean)
+        existing = same.name if same is not None else clean
+        raise LeagueError(
+            "player_exists",
+            f"the club already has a player named {existing!r}",
+            kind=Kind.CONFLICT,
+            field="name",
+            params={"name": existing},
+        ) from None
+
+
+def club_player(club: Club, name: Any) -> tuple[Player, bool]:
+    """The club's player of that name (case and accents aside), made if there is none;
+    True when made. Every write that takes a player by name goes through it (a
+    registration by name, the archive import, the demo), so no club gets two players whose
+    names read the same."""
+    clean = player_name(name)
+    found = same_name(club, clean)
+    if found is not None:
+        return found, False
+    try:
+        with transaction.atomic():
+            return Player.objects.create(club=club, name=clean), True
+    except IntegrityError:  # made meanwhile by another request: that one is the player
+        found = same_name(club, clean)
+        if found is None:
+            raise
+        return found, False
 
 
 def register(
@@ -37,26 +79,18 @@ def register(
     from_round: int | None = None,
     seed_number: int | None = None,
 ) -> Registration:
-    """Register a club player, or one made from ``name`` (an existing club player of that
-    name is reused). A late entrant plays from ``from_round``: by default the next
-    round not yet generated."""
+    """Register a club player, or one made from ``name`` (an existing club player whose
+    name reads the same, case and accents aside, is reused). A late entrant plays from
+    ``from_round``: by default the next round not yet generated."""
     _open_for_changes(tournament)
     if (player is None) == (name is None):
         raise LeagueError("invalid_request", 'give either "player" (an id) or "name"')
     with transaction.atomic():
         if player is None:
-            clean = player_name(name)
-            player, _ = Player.objects.get_or_create(club=tournament.club, name=clean)
+            player, _ = club_player(tournament.club, name)
         elif player.club_id != tournament.club_id:
             raise LeagueError("not_found", f"the club has no player {player.pk}", 404)
-        next_round = _last_round_number(tournament) + 1
-        start = next_round if from_round is None else _whole(from_round, "from_round", *limits.ROUNDS)
-        if start < next_round:
-            raise LeagueError(
-                "invalid_request",
-                f"round {next_round - 1} already exists: a late entrant starts at {next_round}",
-                field="from_round",
-            )
+        start = first_round(tournament, from_round)
         if seed_number is not None:
             seed_number = _whole(seed_number, "seed_number", *limits.SEED_NUMBERS)
         try:
@@ -68,6 +102,20 @@ def register(
             raise LeagueError(
                 "already_registered", f"{player.name} is already registered for this tournament", 409
             ) from None
+
+
+def first_round(tournament: Tournament, from_round: Any = None) -> int:
+    """The round a new registration plays from: ``from_round``, or by default the next
+    round not yet generated; never a round that exists already (a late entrant)."""
+    next_round = _last_round_number(tournament) + 1
+    start = next_round if from_round is None else _whole(from_round, "from_round", *limits.ROUNDS)
+    if start < next_round:
+        raise LeagueError(
+            "invalid_request",
+            f"round {next_round - 1} already exists: a late entrant starts at {next_round}",
+            field="from_round",
+        )
+    return start
 
 
 def set_registration_status(

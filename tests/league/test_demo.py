@@ -20,7 +20,7 @@ from league import projection
 from league.archive_check import verify
 from league.demo_tournaments import PENALTY, RETRACT_REASON, corrected_table
 from league.management.commands.seed_demo import live_table
-from league.models import Round, Tournament
+from league.models import Player, Round, Tournament
 from league.services import regenerate
 
 pytestmark = pytest.mark.django_db
@@ -168,3 +168,18 @@ def test_the_demo_shows_an_open_invitation_an_assigned_scorekeeper_and_alices_se
     home = client.get("/").content.decode()
     assert "Where you sit now" in home and "Riverside Gin Swiss" in home
     assert re.search(r"Round 2: table \d+, seat \d, (you deal|\w+ deals) first", home)
+
+
+def test_the_swiss_was_registered_from_a_pasted_list_and_one_table_plays() -> None:
+    call_command("seed_demo", password="demo-pass-123")
+    swiss = Tournament.objects.get(name="Riverside Gin Swiss")
+    # "alice", "BRUNO", … are the club's Alice, Bruno, …: no second player of a name
+    names = sorted(swiss.registrations.values_list("player__name", flat=True))
+    assert names == ["Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro"]
+    assert not Player.objects.filter(name__in=["alice", "BRUNO", "HIRO"]).exists()
+    client = Client()
+    assert client.login(username="director", password="demo-pass-123")
+    desk = client.get(f"/tournaments/{swiss.pk}/desk").content.decode()
+    assert "0 of 4 tables done" in desk
+    assert "Table 4</strong> — playing for 0 min" in desk
+    assert "Table 1</strong> — nothing entered yet" in desk

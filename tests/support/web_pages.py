@@ -11,7 +11,7 @@ from typing import Any
 from django.test import Client
 
 from league import checkin, people
-from league.models import Club, Membership, Tournament
+from league.models import Club, Membership, Registration, Tournament
 from tests.support.web_games import LiveTable, Seated
 
 # A page to render: a URL to GET, or a URL and the form to POST to it (a page that
@@ -42,6 +42,22 @@ def _desk_table(scene: Scene) -> str:
 
 def _club(scene: Scene) -> Club:
     return Club.objects.get(slug=scene.s.club_slug)
+
+
+def _door(scene: Scene) -> list[Request]:
+    """The door's list and its preview (a post that writes nothing), a drop-out's and the
+    close's confirm steps."""
+    desk = f"/tournaments/{scene.s.tournament_id}/desk"
+    checked_in = Registration.objects.filter(
+        tournament_id=scene.s.tournament_id, status=Registration.Status.CHECKED_IN
+    ).first()
+    assert checked_in is not None
+    return [
+        f"{desk}/door",
+        (f"{desk}/door/preview", {"names": "Ann\nann\n\nZed\n" + "x" * 90, "check_in": "on"}),
+        f"{desk}/registrations/{checked_in.pk}/drop",
+        f"{desk}/close",
+    ]
 
 
 def _invitations(scene: Scene) -> list[Request]:
@@ -100,6 +116,7 @@ PAGES: list[tuple[str, UrlBuilder]] = [
             f"/tournaments/{c.s.tournament_id}/desk/rounds/1/live",
         ],
     ),
+    ("desk, registration at the door", _door),
     ("desk, table corrections", lambda c: [_desk_table(c)]),
     (
         "desk, a correction to confirm",

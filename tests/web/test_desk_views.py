@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from html import escape
 from typing import Any
 
@@ -365,7 +366,9 @@ def test_late_entry_and_drop_out_after_a_round(
     kim = Registration.objects.get(player__name="Kim")
     assert kim.from_round == 2 and kim.status == "checked_in"
     ann = Registration.objects.get(player__name="Ann")
-    follow(director, f"{desk}/registrations/{ann.pk}", {"status": "dropped", "idempotency_key": key(2)})
+    # confirmed on web.desk.door's step (tests/web/test_door.py)
+    dropped = {"status": "dropped", "confirmed": "yes", "idempotency_key": key(2)}
+    follow(director, f"{desk}/registrations/{ann.pk}", dropped)
     ann.refresh_from_db()
     assert ann.status == "dropped" and ann.dropped_after == 1
     assert "after round 1" in text(director.get(desk))
@@ -756,10 +759,19 @@ def test_the_desk_reads_the_round_rules_of_the_services(
 
 
 def test_round_control_polls_conditionally_and_an_unchanged_poll_is_a_304(
-    playing: Table, people: dict[str, Any], director: Client, django_assert_max_num_queries: Any
+    playing: Table,
+    people: dict[str, Any],
+    director: Client,
+    django_assert_max_num_queries: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from django.utils import timezone
+
     from tests.support.games import play
 
+    # the tag holds the minute (the tables' playing times move on): the test stays in one
+    fixed = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: fixed)
     url = f"/tournaments/{playing.round.tournament_id}/desk/rounds/1/live"
     first = director.get(url)
     etag = first["ETag"]
@@ -778,6 +790,10 @@ def test_round_control_polls_conditionally_and_an_unchanged_poll_is_a_304(
     # a player is still refused, conditional or not
     refused = client_of(people["player"]).get(url, HTTP_IF_NONE_MATCH=etag)
     assert refused.status_code == 403
+    # a minute later the same tables answer anew: "playing for N min" has moved on
+    monkeypatch.setattr(timezone, "now", lambda: fixed + timedelta(minutes=1))
+    later = director.get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert later.status_code == 200 and later["ETag"] != changed["ETag"]
 
 
 def test_the_form_sets_scoring_and_tiebreaks_and_refuses_bad_ones_beside_their_fields(

@@ -106,6 +106,7 @@ def test_a_player_added_with_an_invitation(club: dict[str, Any]) -> None:
     ("url", "form", "said"),
     [
         ("players", {"name": "ann"}, "The club already has a player of that name."),
+        ("players", {"name": "ANN"}, "It is Ann, case and accents aside: one person, one player record."),
         ("players", {"name": ""}, "Type the player&#x27;s name."),
         ("players", {"name": "x" * 81}, "must be 0 to 80 characters"),
         ("invite", {"role": "player"}, "A player&#x27;s invitation is for one of the club&#x27;s players"),

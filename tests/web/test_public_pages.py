@@ -152,6 +152,7 @@ def test_corrections_are_listed_with_their_reason_and_link_to_their_game(client:
     [
         ("after_round=x", "invalid_after_round", "After round must be a round number"),
         ("after_round=0", "invalid_after_round", "After round must be a round number"),
+        ("after_round=7", "round_not_played", "Round 7 has not been played: the last round played is 2."),
         ("timeline=yesterday", "invalid_timeline", "Timeline must be"),
         ("timeline=recorded", "at_required", "needs a time"),
         ("timeline=recorded&at=soon", "invalid_at", "is neither a time"),

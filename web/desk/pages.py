@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
@@ -251,4 +252,5 @@ def _live_etag(round_: Round) -> str:
     """What round control shows changes only with the round's status or a game's
     version (every entry, correction or replaced seat is an event): one query."""
     versions = round_.tables.order_by("number").values_list("game_id", "game__version")
-    return f'"{round_.status}:' + ",".join(f"{game}.{version}" for game, version in versions) + '"'
+    minute = timezone.now().strftime("%H%M")  # round progress's "playing for N min" moves on each minute
+    return f'"{round_.status}:{minute}:' + ",".join(f"{game}.{version}" for game, version in versions) + '"'

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league import limits, services
@@ -20,16 +21,18 @@ from web.once import Outcome
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = director_tournament(request, pk)
     check_in = request.POST.get("check_in") == "on"
+    # "Check in now" stays as it was for the next entry, refused or not (?check_in=on|off)
+    back = reverse("desk", args=[tournament.pk]) + f"?check_in={'on' if check_in else 'off'}#registrations"
     try:
         name = posted_text(request.POST, "name", "The player's name", limits.PLAYER_NAME_LENGTH)
         from_round = posted_whole(
             request.POST, "from_round", "The first round", 1, limits.MAX_ROUNDS, required=False
         )
     except BadField as exc:
-        return refused(request, exc, desk_url(tournament, "registrations"))
+        return refused(request, exc, back)
     if not name:
         messages.error(request, "Type the player's name.")
-        return redirect(desk_url(tournament, "registrations"))
+        return redirect(back)
 
     def add() -> Outcome:
         registration = services.register(tournament, name=name, from_round=from_round)
@@ -39,9 +42,9 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
         if check_in:
             services.set_registration_status(registration, Registration.Status.CHECKED_IN)
             said += " and checked in"
-        return Outcome(desk_url(tournament, "registrations"), said + ".")
+        return Outcome(back, said + ".")
 
-    return act(request, "register", add, desk_url(tournament, "registrations"))
+    return act(request, "register", add, back)
 
 
 STATUS_WORDS: dict[str, str] = {
@@ -63,6 +66,8 @@ def registration_status(request: HttpRequest, pk: int, registration_id: int) -> 
     )
     status = request.POST.get("status", "")
     back = desk_url(tournament, "registrations")
+    if status == Registration.Status.DROPPED and request.POST.get("confirmed") != "yes":
+        return redirect("desk-drop", tournament.pk, registration.pk)  # web.desk.door: confirm it first
 
     def change() -> Outcome:
         services.set_registration_status(registration, status)

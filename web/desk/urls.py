@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.urls import path
 
+from web.desk.clock_views import start_clock, stop_clock
 from web.desk.corrections import table_corrections
+from web.desk.door import door_confirm, door_page, door_preview, drop_page
 from web.desk.hands import correct_hand
 from web.desk.pages import club_page, desk, live_tables
 from web.desk.registrations import check_in_all, register, registration_status
@@ -23,10 +25,16 @@ urlpatterns = [
         registration_status,
         name="desk-registration",
     ),
+    path("tournaments/<int:pk>/desk/door", door_page, name="desk-door"),
+    path("tournaments/<int:pk>/desk/door/preview", door_preview, name="desk-door-preview"),
+    path("tournaments/<int:pk>/desk/door/confirm", door_confirm, name="desk-door-confirm"),
+    path("tournaments/<int:pk>/desk/registrations/<int:registration_id>/drop", drop_page, name="desk-drop"),
     path("tournaments/<int:pk>/desk/rounds", generate, name="desk-generate"),
     path("tournaments/<int:pk>/desk/rounds/<int:number>/edit", edit_round, name="desk-edit-round"),
     path("tournaments/<int:pk>/desk/rounds/<int:number>/publish", publish, name="desk-publish"),
     path("tournaments/<int:pk>/desk/rounds/<int:number>/live", live_tables, name="desk-live"),
+    path("tournaments/<int:pk>/desk/rounds/<int:number>/clock/start", start_clock, name="desk-clock-start"),
+    path("tournaments/<int:pk>/desk/rounds/<int:number>/clock/stop", stop_clock, name="desk-clock-stop"),
     path("tournaments/<int:pk>/desk/tables/<int:table_id>", table_corrections, name="desk-table"),
     path("tournaments/<int:pk>/desk/close", close, name="desk-close"),
     path(

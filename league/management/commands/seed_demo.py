@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.models import Game
+from league import services
 from league.codes import grouped
 from league.demo_games import seed_demo_games
 from league.demo_people import INVITED, seed_demo_people
@@ -76,7 +77,10 @@ class Command(BaseCommand):
             user.set_password(password)
             user.save()
             players[name] = user
-            Player.objects.update_or_create(club=club, name=name, defaults={"user": user})
+            player, _ = services.club_player(club, name)
+            if player.user_id != user.pk:
+                player.user = user
+                player.save(update_fields=["user"])
             Membership.objects.get_or_create(club=club, user=user, role=Membership.Role.PLAYER)
 
         return club, admin, user_model.objects.get(username="scorekeeper"), players

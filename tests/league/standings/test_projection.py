@@ -259,6 +259,7 @@ def test_the_csv_has_the_json_rows(cup: dict[str, Any], club: Club) -> None:
         ({"after_round": "x"}, "invalid_after_round"),
         ({"after_round": "-1"}, "invalid_after_round"),
         ({"after_round": "99999999999999999999999"}, "invalid_after_round"),
+        ({"after_round": "7"}, "round_not_played"),  # issue 27 §6: not "after round 7" of 1
         ({"timeline": "fixed"}, "invalid_timeline"),
         ({"at": "12"}, "at_needs_recorded"),
         ({"timeline": "recorded", "at": "yesterday"}, "invalid_at"),
@@ -297,7 +298,8 @@ def test_the_standings_read_takes_a_pinned_number_of_queries(
     url = f"/api/v1/tournaments/{cup['t'].pk}/standings"
     with django_assert_max_num_queries(4):  # tournament, projection row, player names, ordinals
         assert client.get(url).status_code == 200
-    with django_assert_max_num_queries(6):  # + rounds, and the tables' seats
+    # + the last round played (round_not_played), rounds, and the tables' seats
+    with django_assert_max_num_queries(7):
         assert client.get(url, {"after_round": "1"}).status_code == 200
     with django_assert_max_num_queries(8):  # + the event's time, the result versions
         assert client.get(url, {"timeline": "recorded", "at": "3"}).status_code == 200
