@@ -34,11 +34,11 @@ OPTION_TYPES: dict[str, str] = {
 }
 
 METHOD_LABELS = {
-    "balanced": "Balanced (fewest repeat meetings)",
-    "swiss": "Swiss (by standings)",
-    "round_robin": "Round robin (a whole schedule)",
-    "knockout": "Knockout",
-    "manual": "Manual (the director seats everyone)",
+    "balanced": gettext_lazy("Balanced (fewest repeat meetings)"),
+    "swiss": gettext_lazy("Swiss (by standings)"),
+    "round_robin": gettext_lazy("Round robin (a whole schedule)"),
+    "knockout": gettext_lazy("Knockout"),
+    "manual": gettext_lazy("Manual (the director seats everyone)"),
 }
 
 
@@ -49,9 +49,9 @@ def option_label(name: str) -> str:
 def shown_default(value: Any) -> str:
     """An option's default as the form shows it."""
     if value is None:
-        return "none"
+        return gettext("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, dict):
         return deal_text(value)
     return str(value).replace("_", " ")
@@ -71,18 +71,18 @@ def parse_deal(text: str) -> dict[int, int]:
         match = _DEAL_ITEM.match(item)
         if match is None:
             raise forms.ValidationError(
-                "Write each player count with its cards, like 2:10, 3:7, 4:7 (players:cards)."
+                gettext("Write each player count with its cards, like 2:10, 3:7, 4:7 (players:cards).")
             )
         deal[int(match[1])] = int(match[2])
     if not deal:
-        raise forms.ValidationError("Give the cards dealt for each player count, like 2:10, 3:7.")
+        raise forms.ValidationError(gettext("Give the cards dealt for each player count, like 2:10, 3:7."))
     return deal
 
 
 def option_field(name: str, default: Any) -> forms.Field:
     """The form field of one rule option, its default shown beside it."""
     kind = OPTION_TYPES[name]
-    help_text = f"Default: {shown_default(default)}"
+    help_text = gettext("Default: %(value)s") % {"value": shown_default(default)}
     label = option_label(name)
     field: forms.Field
     if name == "cards_dealt":
@@ -95,19 +95,24 @@ def option_field(name: str, default: Any) -> forms.Field:
         field = forms.BooleanField(label=label, required=False, initial=default)
     elif kind == "int | None":
         field = forms.IntegerField(label=label, required=False, initial=default, min_value=0)
-        help_text += " (leave empty for none)"
+        help_text = gettext("Default: %(value)s (leave empty for none)") % {"value": shown_default(default)}
     else:
         field = forms.IntegerField(label=label, initial=default, min_value=0)
     field.help_text = help_text
     return field
 
 
-# The range of a points value (league.limits.points), in the form's words.
-POINTS_RANGE = (
-    f"Each from -{limits.POINTS_LIMIT} to {limits.POINTS_LIMIT}: a whole number, a decimal like 2.5 "
-    f"(at most {limits.POINTS_DECIMALS} places) or a fraction like 1/2 "
-    f"(at most {limits.POINTS_DENOMINATOR} below the line)."
-)
+# The range of a points value (league.limits.points), in the form's words: when shown.
+def _points_range() -> str:
+    return gettext(
+        "Each from -%(limit)s to %(limit)s: a whole number, a decimal like 2.5 "
+        "(at most %(decimals)s places) or a fraction like 1/2 "
+        "(at most %(denominator)s below the line)."
+    ) % {
+        "limit": limits.POINTS_LIMIT,
+        "decimals": limits.POINTS_DECIMALS,
+        "denominator": limits.POINTS_DENOMINATOR,
+    }
 
 
 class TournamentForm(forms.Form):
@@ -115,49 +120,68 @@ class TournamentForm(forms.Form):
     hidden ``options_for`` says which preset's options were posted, so changing the
     preset without JavaScript first shows the new preset's defaults."""
 
-    name = forms.CharField(max_length=limits.TOURNAMENT_NAME_LENGTH)
-    kind = forms.ChoiceField(choices=Tournament.Kind.choices, initial=Tournament.Kind.TOURNAMENT)
-    preset = forms.ChoiceField(choices=[(p, p) for p in sorted(PRESETS)], initial=DEFAULT_PRESET)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=limits.TOURNAMENT_NAME_LENGTH)
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Kind"), choices=Tournament.Kind.choices, initial=Tournament.Kind.TOURNAMENT
+    )
+    preset = forms.ChoiceField(
+        label=gettext_lazy("Preset"), choices=[(p, p) for p in sorted(PRESETS)], initial=DEFAULT_PRESET
+    )
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
-    mode = forms.ChoiceField(choices=Tournament.Mode.choices, initial=Tournament.Mode.PHYSICAL)
+    mode = forms.ChoiceField(
+        label=gettext_lazy("Mode"), choices=Tournament.Mode.choices, initial=Tournament.Mode.PHYSICAL
+    )
     table_min = forms.IntegerField(
-        label="Smallest table", min_value=limits.TABLE_SEATS[0], max_value=limits.TABLE_SEATS[1], initial=3
+        label=gettext_lazy("Smallest table"),
+        min_value=limits.TABLE_SEATS[0],
+        max_value=limits.TABLE_SEATS[1],
+        initial=3,
     )
     table_max = forms.IntegerField(
-        label="Largest table", min_value=limits.TABLE_SEATS[0], max_value=limits.TABLE_SEATS[1], initial=4
+        label=gettext_lazy("Largest table"),
+        min_value=limits.TABLE_SEATS[0],
+        max_value=limits.TABLE_SEATS[1],
+        initial=4,
     )
     seating = forms.ChoiceField(
-        label="Seating method",
+        label=gettext_lazy("Seating method"),
         choices=[(m, METHOD_LABELS.get(m, m)) for m in sorted(METHODS)],
         initial="balanced",
     )
     rounds = forms.IntegerField(
-        label="Rounds", min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1], required=False, initial=3,
-        help_text="A one-day tournament's number of rounds; empty for a league season or a knockout.",
+        label=gettext_lazy("Rounds"), min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1],
+        required=False, initial=3,
+        help_text=gettext_lazy(
+            "A one-day tournament's number of rounds; empty for a league season or a knockout."),
     )  # fmt: skip
     bots = forms.BooleanField(
-        label="Fill digital tables with bots", required=False, help_text="Digital tournaments only."
+        label=gettext_lazy("Fill digital tables with bots"),
+        required=False,
+        help_text=gettext_lazy("Digital tournaments only."),
     )
     bot = forms.ChoiceField(
-        label="Which bot", choices=[("", "—")] + [(b, b) for b in sorted(BOTS)], required=False
+        label=gettext_lazy("Which bot"), choices=[("", "—")] + [(b, b) for b in sorted(BOTS)], required=False
     )
     # How results become standings (docs/standings.md); these may change at any time.
     scoring = forms.ChoiceField(
-        label="Scoring", choices=Tournament.Scoring.choices, initial=Tournament.Scoring.POINTS,
-        required=False, help_text="How a table's result becomes standings points.",
+        label=gettext_lazy("Scoring"), choices=Tournament.Scoring.choices, initial=Tournament.Scoring.POINTS,
+        required=False, help_text=gettext_lazy("How a table's result becomes standings points."),
     )  # fmt: skip
     placement_points = forms.CharField(
-        label="Points per place", required=False, max_length=200,
-        help_text=f"Placement scoring, first place first: for example 3, 2, 1, 0 (at most "
-        f"{limits.MAX_PLACES} places). {POINTS_RANGE}",
+        label=gettext_lazy("Points per place"), required=False, max_length=200,
+        help_text=lazy(lambda: gettext("Placement scoring, first place first: for example 3, 2, 1, 0 "
+            "(at most %(places)s places). %(range)s") % {"places": limits.MAX_PLACES,
+            "range": _points_range()}, str)(),
     )  # fmt: skip
     tiebreaks = forms.CharField(
-        label="Tiebreaks, in order", required=False, max_length=300,
-        help_text="Empty: the preset's own. Any of: " + ", ".join(sorted(REGISTRY)) + ".",
+        label=gettext_lazy("Tiebreaks, in order"), required=False, max_length=300,
+        help_text=lazy(lambda: gettext("Empty: the preset's own. Any of: %(names)s.") % {
+            "names": ", ".join(sorted(REGISTRY))}, str)(),
     )  # fmt: skip
     bye_points = forms.CharField(
-        label="Points for a bye", required=False, max_length=limits.POINTS_TEXT_LENGTH,
-        help_text=f"Empty: an average game. {POINTS_RANGE}",
+        label=gettext_lazy("Points for a bye"), required=False, max_length=limits.POINTS_TEXT_LENGTH,
+        help_text=lazy(
+            lambda: gettext("Empty: an average game. %(range)s") % {"range": _points_range()}, str)(),
     )  # fmt: skip
     # The round clock's length (league.clock): it changes nothing seated, so it may
     # change at any time; saved by league.clock.set_round_minutes, not with the settings.
@@ -169,8 +193,9 @@ class TournamentForm(forms.Form):
             "low": limits.ROUND_MINUTES_MIN, "high": limits.ROUND_MINUTES_MAX}, str)(),
     )  # fmt: skip
     min_games = forms.IntegerField(
-        label="Games to qualify", min_value=0, max_value=limits.MAX_MIN_GAMES, required=False, initial=0,
-        help_text="League seasons: players with fewer games are listed unranked.",
+        label=gettext_lazy("Games to qualify"), min_value=0, max_value=limits.MAX_MIN_GAMES,
+        required=False, initial=0,
+        help_text=gettext_lazy("League seasons: players with fewer games are listed unranked."),
     )  # fmt: skip
 
     def __init__(
@@ -231,9 +256,9 @@ class TournamentForm(forms.Form):
             locked=self.locked,
             editing=self.fields["kind"].disabled,
         )
-        fresh.notice = (
-            f"The rule options are now those of {self.preset_name}, with its defaults: check them, then save."
-        )
+        fresh.notice = gettext(
+            "The rule options are now those of %(preset)s, with its defaults: check them, then save."
+        ) % {"preset": self.preset_name}
         return fresh
 
     notice = ""
@@ -284,7 +309,7 @@ class TournamentForm(forms.Form):
             limits.check_rounds_given, cleaned.get("kind"), cleaned.get("seating"), cleaned.get("rounds")
         )
         if cleaned.get("bots") and cleaned.get("mode") != Tournament.Mode.DIGITAL:
-            self.add_error("bots", "Bots fill digital tables only; this tournament is physical.")
+            self.add_error("bots", gettext("Bots fill digital tables only; this tournament is physical."))
         self._check_scoring(cleaned)
         return cleaned
 
@@ -295,7 +320,10 @@ class TournamentForm(forms.Form):
             check(*args, **kwargs)
         except limits.OutOfLimits as exc:
             field = exc.field if exc.field in self.fields else None
-            self.add_error(field, exc.message[:1].upper() + exc.message[1:] + ".")
+            said = words(exc)
+            if said == exc.message:  # a limit worded nowhere: its own words
+                said = exc.message[:1].upper() + exc.message[1:] + "."
+            self.add_error(field, said)
 
     def _check_scoring(self, cleaned: dict[str, Any]) -> None:
         """The scoring fields as the standings read them, each refusal under its field."""
