@@ -64,8 +64,28 @@ def test_the_desk_the_record_page_and_the_public_page_in_french_fit_a_phone(
         "desk",
         "Rondes",
         "Bureau des inscriptions",
+        # worded in Python (web.desk, web.refusals), not only in the templates
+        "Classement (CSV)",
+        "La dernière ronde est encore en cours.",
     )
-    look(french_phone, f"{base}{night.url}", "record", "Pioche", "Défausse")
+    look(
+        french_phone,
+        f"{base}{night.url}",
+        "record",
+        "Pioche",
+        "Défausse",
+        "Table 1 · ronde 1",
+        "À Cy de piocher.",
+    )
+    # and on a desktop screen, to look at
+    french_phone.set_viewport_size({"width": 1280, "height": 900})
+    for name, url in (
+        ("desk", f"{base}/tournaments/{night.tournament.pk}/desk"),
+        ("record", f"{base}{night.url}"),
+    ):
+        french_phone.goto(url)
+        assert no_horizontal_overflow(french_phone), f"{name} is wider than 1280 px in French"
+        shot(french_phone, f"fr-{name}-1280")
 
 
 def test_the_footer_switch_turns_the_site_french_and_back(live_server: Any, page: Any, night: Night) -> None:

@@ -32,7 +32,7 @@ from web.desk.pages import live_status
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.record.log import effective, last_entry
 from web.refusals import words
-from web.words import points_text, seat_name
+from web.words import describe, points_text, seat_name
 
 _POINTS = re.compile(r"^-?\d{1,6}(?:/\d{1,6}|\.\d{1,3})?$")
 CORRECTIONS = {
@@ -116,11 +116,7 @@ def _last_entry(game: Game) -> str:
     entry = _last_events(game)
     if not entry:
         return ""
-    last = entry[0]
-    kind = str(last.get("type", ""))
-    words = "".join(f" {c.lower()}" if c.isupper() else c for c in kind).strip()
-    seat = (last.get("data") or {}).get("seat")
-    return f"{words} ({_seat_name(game, seat)})" if isinstance(seat, int) else words
+    return describe(entry[0], [str(s["name"]) for s in game.seats]).rstrip(".")
 
 
 def _last_events(game: Game) -> list[Any]:
