@@ -295,7 +295,7 @@ def test_creating_a_tournament_twice_with_one_form_creates_it_once(club: Club, d
     assert again.status_code == 302 and again["Location"] == first["Location"]
     assert Tournament.objects.count() == 1
     assert tournament.options["knocker_penalty"] == 15 and tournament.table_max == 4
-    assert "knocker penalty: 15" in text(director.get(first["Location"]))
+    assert "Knocker&#x27;s penalty: 15" in text(director.get(first["Location"]))  # the option in words
 
 
 def test_editing_settings_and_the_lock_once_a_round_exists(

@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 import engine
 from core import DomainError
@@ -42,8 +42,69 @@ METHOD_LABELS = {
 }
 
 
+# Each rule option's label on the form (engine.RuleSet's fields; a test checks every one
+# has its label), and the words for the values of the options that are a choice.
+OPTION_LABELS: dict[str, Any] = {
+    "min_players": gettext_lazy("Fewest players"),
+    "max_players": gettext_lazy("Most players"),
+    "cards_dealt": gettext_lazy("Cards dealt"),
+    "jokers": gettext_lazy("Jokers"),
+    "joker_value": gettext_lazy("Joker value"),
+    "knock_timing": gettext_lazy("When a player may knock"),
+    "knock_max_deadwood": gettext_lazy("Most deadwood to knock with"),
+    "rum_without_discard": gettext_lazy("A rum may be laid down without discarding"),
+    "stock_exhausted": gettext_lazy("When the stock runs out"),
+    "max_restocks": gettext_lazy("Most restocks per hand"),
+    "stock_reserve": gettext_lazy("Cards left in the stock"),
+    "first_upcard": gettext_lazy("First upcard"),
+    "scoring": gettext_lazy("Scoring"),
+    "knocker_loss": gettext_lazy("A beaten knocker pays"),
+    "knocker_penalty": gettext_lazy("Knocker's penalty"),
+    "rum_bonus": gettext_lazy("Rum bonus"),
+    "rum_bonus_for": gettext_lazy("Rum bonus for"),
+    "next_dealer": gettext_lazy("Next dealer"),
+    "game_end": gettext_lazy("The game ends by"),
+    "hands": gettext_lazy("Hands"),
+    "target_score": gettext_lazy("Target score"),
+    "zero_deadwood_bonus": gettext_lazy("Bonus for no deadwood"),
+    "elimination_score": gettext_lazy("Elimination score"),
+    "reentry": gettext_lazy("A player out may re-enter"),
+    "gin_bonus": gettext_lazy("Gin bonus"),
+    "undercut_bonus": gettext_lazy("Undercut bonus"),
+    "undercut_on_tie": gettext_lazy("A tie is an undercut"),
+    "game_bonus": gettext_lazy("Game bonus"),
+    "line_bonus": gettext_lazy("Line bonus"),
+    "shutout_bonus": gettext_lazy("Shutout bonus"),
+    "match_target": gettext_lazy("Match target"),
+}
+CHOICE_LABELS: dict[str, Any] = {
+    "any_turn": pgettext_lazy("rule option", "any turn"),
+    "after_first_round": pgettext_lazy("rule option", "after the first round"),
+    "end_hand": pgettext_lazy("rule option", "the hand ends"),
+    "turn_over": pgettext_lazy("rule option", "the pile is turned over"),
+    "reshuffle": pgettext_lazy("rule option", "the pile is reshuffled"),
+    "void_hand": pgettext_lazy("rule option", "the hand is void"),
+    "normal": pgettext_lazy("rule option", "normal"),
+    "offer": pgettext_lazy("rule option", "offered to each player"),
+    "settlement": pgettext_lazy("rule option", "settlement"),
+    "cumulative": pgettext_lazy("rule option", "cumulative"),
+    "gin": pgettext_lazy("rule option", "gin"),
+    "penalty": pgettext_lazy("rule option", "the penalty"),
+    "double": pgettext_lazy("rule option", "double"),
+    "penalty_each_lower": pgettext_lazy("rule option", "the penalty to each lower player"),
+    "knocker": pgettext_lazy("rule option", "the knocker"),
+    "any_player": pgettext_lazy("rule option", "any player"),
+    "left": pgettext_lazy("rule option", "the player on the left"),
+    "winner_if_two": pgettext_lazy("rule option", "the winner, with two players"),
+    "winner": pgettext_lazy("rule option", "the winner"),
+    "hands": pgettext_lazy("rule option", "a number of hands"),
+    "target_score": pgettext_lazy("rule option", "a target score"),
+    "elimination": pgettext_lazy("rule option", "elimination"),
+}
+
+
 def option_label(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+    return str(OPTION_LABELS.get(name) or name.replace("_", " ").capitalize())
 
 
 def shown_default(value: Any) -> str:
@@ -54,7 +115,12 @@ def shown_default(value: Any) -> str:
         return gettext("yes") if value else gettext("no")
     if isinstance(value, dict):
         return deal_text(value)
-    return str(value).replace("_", " ")
+    return choice_label(str(value))
+
+
+def choice_label(value: str) -> str:
+    """A rule option's chosen value in words (a number as it is)."""
+    return str(CHOICE_LABELS.get(value) or value.replace("_", " "))
 
 
 def deal_text(deal: dict[str, int]) -> str:
@@ -89,7 +155,7 @@ def option_field(name: str, default: Any) -> forms.Field:
         field = forms.CharField(label=label, initial=deal_text(default), max_length=80)
     elif name in CHOICES:
         field = forms.ChoiceField(
-            label=label, choices=[(c, c.replace("_", " ")) for c in CHOICES[name]], initial=default
+            label=label, choices=[(c, choice_label(c)) for c in CHOICES[name]], initial=default
         )
     elif kind == "bool":
         field = forms.BooleanField(label=label, required=False, initial=default)

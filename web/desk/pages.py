@@ -27,7 +27,7 @@ from league.models import Club, Player, Registration, Round, Tournament
 from league.results import finished_tournaments
 from league.selectors import RoundTable, round_tables, visible_tournaments
 from web.desk.common import director_tournament, whole_or_none
-from web.desk.forms import shown_default
+from web.desk.forms import option_label, shown_default
 from web.refusals import words
 from web.words import game_status_text, score_text
 
@@ -204,7 +204,7 @@ def _changed_options(tournament: Tournament) -> list[str]:
     except EngineError:
         return []
     return [
-        f"{name.replace('_', ' ')}: {shown_default(value)}"
+        gettext("%(option)s: %(value)s") % {"option": option_label(name), "value": shown_default(value)}
         for name, value in tournament.options.items()
         if defaults.get(name) != value
     ]
