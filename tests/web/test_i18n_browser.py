@@ -77,6 +77,17 @@ def test_the_desk_the_record_page_and_the_public_page_in_french_fit_a_phone(
         "Table 1 · ronde 1",
         "À Cy de piocher.",
     )
+    look(
+        french_phone,
+        f"{base}/clubs/{night.tournament.club.slug}/tournaments/new",
+        "tournament-form",
+        "Méthode de placement",
+        "Départages, dans l'ordre",
+    )
+    french_phone.get_by_text("Options de règle").first.click()  # the rule options, opened
+    assert french_phone.get_by_text("Reste maximum pour frapper").is_visible()
+    assert no_horizontal_overflow(french_phone), "the rule options are wider than 390 px in French"
+    shot(french_phone, "fr-tournament-options-390")
     # and on a desktop screen, to look at
     french_phone.set_viewport_size({"width": 1280, "height": 900})
     for name, url in (
