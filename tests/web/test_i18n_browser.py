@@ -66,6 +66,7 @@ def test_the_desk_the_record_page_and_the_public_page_in_french_fit_a_phone(
         "Bureau des inscriptions",
         # worded in Python (web.desk, web.refusals), not only in the templates
         "Classement (CSV)",
+        "Équilibré (le moins de rencontres répétées)",
         "La dernière ronde est encore en cours.",
     )
     look(

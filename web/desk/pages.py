@@ -27,7 +27,7 @@ from league.models import Club, Player, Registration, Round, Tournament
 from league.results import finished_tournaments
 from league.selectors import RoundTable, round_tables, visible_tournaments
 from web.desk.common import director_tournament, whole_or_none
-from web.desk.forms import option_label, shown_default
+from web.desk.forms import METHOD_LABELS, option_label, shown_default
 from web.refusals import words
 from web.words import game_status_text, score_text
 
@@ -156,6 +156,7 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "draft": draft,
         "finished": tournament.status == Tournament.Status.FINISHED,
         "badge": status_badge(tournament, draft),
+        "seating_label": METHOD_LABELS.get(tournament.seating, tournament.seating),
         "options_changed": _changed_options(tournament),
         "exports": _exports(tournament),
     }
