@@ -46,3 +46,17 @@ def test_the_form_shows_the_options_in_the_readers_language(
         assert (("turn_over", choice)) in list(form.fields["opt_stock_exhausted"].choices)
         assert form.fields["opt_rum_without_discard"].help_text == default
         assert shown_default(7) == "7"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "The name may not contain control characters."),
+        ("fr", "Le nom ne peut pas contenir de caractères de contrôle."),
+    ],
+)
+def test_a_bad_tournament_name_is_refused_in_the_readers_words(language: str, said: str) -> None:
+    with translation.override(language):
+        form = TournamentForm({"name": "Winter\x01Open"})
+        assert not form.is_valid()
+        assert form.errors["name"] == [said]

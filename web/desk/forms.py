@@ -292,8 +292,15 @@ class TournamentForm(forms.Form):
     def clean_name(self) -> str:
         try:
             return limits.clean_text(self.cleaned_data.get("name"), "The name", limits.TOURNAMENT_NAME_LENGTH)
-        except limits.OutOfLimits as exc:
-            raise forms.ValidationError(exc.message + ".") from None
+        except limits.OutOfLimits:
+            # league.limits.clean_text's one rule, said in the reader's words
+            text = str(self.cleaned_data.get("name") or "").strip()
+            values = {"label": gettext("The name"), "limit": limits.TOURNAMENT_NAME_LENGTH}
+            if not text or len(text) > limits.TOURNAMENT_NAME_LENGTH:
+                said = gettext("%(label)s must be 1 to %(limit)s characters.") % values
+            else:
+                said = gettext("%(label)s may not contain control characters.") % values
+            raise forms.ValidationError(said) from None
 
     def _posted_preset(self) -> str:
         if self.is_bound:
