@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -86,8 +87,10 @@ class OutOfLimits(DomainError):
     """A value outside its documented range: ``code`` is stable, ``message`` for people,
     ``field`` the input it concerns (the name the check was given)."""
 
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
-        super().__init__(code, message, field=field)
+    def __init__(
+        self, code: str, message: str, *, field: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(code, message, field=field, params=params)
 
 
 # --- checks ---------------------------------------------------------------------------------
@@ -206,18 +209,20 @@ def check_table_size(low: int, high: int, *, preset: str, min_players: int, max_
     """
     if low > high:
         message = f"the largest table ({high}) is smaller than the smallest ({low})"
-        raise OutOfLimits("invalid_table_size", message, field="table_max")
+        raise OutOfLimits("invalid_table_size", message, field="table_max", params={"low": low, "high": high})
     if low < min_players:
         raise OutOfLimits(
             "invalid_table_size",
             f"{preset} needs at least {min_players} players at a table",
             field="table_min",
+            params={"preset": preset, "least": min_players},
         )
     if high > max_players:
         raise OutOfLimits(
             "invalid_table_size",
             f"{preset} seats at most {max_players} players at a table",
             field="table_max",
+            params={"preset": preset, "most": max_players},
         )
 
 

@@ -27,7 +27,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import defaults
 
 from core import DomainError, Kind
@@ -104,6 +104,23 @@ TITLES: dict[str, Any] = {
     "export_not_allowed": gettext_lazy("The whole log can be exported once the game is over."),
     # the league's, shown by the desk
     "draft_changed": gettext_lazy("The round changed since you opened it — here it is now."),
+    "no_more_rounds": gettext_lazy("Every round of the tournament has been generated."),
+    "round_in_draft": gettext_lazy("The last round is still a draft."),
+    "round_not_complete": gettext_lazy("The last round is still being played."),
+    "too_few_players": gettext_lazy("Too few players to fill a table."),
+    "round_in_play": gettext_lazy("A published round is still being played: let its games end first."),
+    "round_not_draft": gettext_lazy("That round is published already: it can no longer be edited."),
+    "edit_reason_required": gettext_lazy(
+        "The tables differ from the seating generated: say why before publishing."
+    ),
+    "invalid_status_change": gettext_lazy("The tournament cannot be set to that status now."),
+    "invalid_table_size": gettext_lazy("Those table sizes cannot be seated."),
+    "knockout_finished": gettext_lazy("The knockout is over: its final has been played."),
+    "beyond_schedule": gettext_lazy("The round robin's schedule has no more rounds."),
+    "invalid_rounds": gettext_lazy("That number of rounds is not possible for this seating."),
+    "unknown_method": gettext_lazy("Choose one of the seating methods offered."),
+    "unknown_bot": gettext_lazy("Choose one of the bots offered."),
+    "invalid_bots": gettext_lazy("Bots fill digital tables only; this tournament is physical."),
     # the pages' own (web.record, web.views.play)
     "missing_card": gettext_lazy("Enter the card first."),
     "missing_cards": gettext_lazy("Enter the hand's cards first."),
@@ -336,6 +353,38 @@ def _invalid_card(w: _Words) -> str:
     return _("%(card)s is not in this game's deck.") % {"card": w.card()}
 
 
+def _too_few_players(w: _Words) -> str:
+    if "active" not in w.params:
+        return ""
+    return ngettext(
+        "Only %(active)s player is checked in for round %(round)s; a table needs at least %(needed)s. "
+        "Check players in at the registration desk.",
+        "Only %(active)s players are checked in for round %(round)s; a table needs at least %(needed)s. "
+        "Check players in at the registration desk.",
+        w.params["active"],
+    ) % {"active": w.params["active"], "round": w.params.get("round"), "needed": w.params.get("needed")}
+
+
+def _invalid_table_size(w: _Words) -> str:
+    p = w.params
+    if "high" in p:
+        return _("The largest table (%(high)s) is smaller than the smallest (%(low)s).") % {
+            "high": p["high"],
+            "low": p.get("low"),
+        }
+    if "least" in p:
+        return _("%(preset)s needs at least %(least)s players at a table.") % {
+            "preset": p.get("preset"),
+            "least": p["least"],
+        }
+    if "most" in p:
+        return _("%(preset)s seats at most %(most)s players at a table.") % {
+            "preset": p.get("preset"),
+            "most": p["most"],
+        }
+    return ""
+
+
 def _permission_denied(w: _Words) -> str:
     role = w.params.get("role")
     if role == "director":
@@ -424,6 +473,26 @@ DETAILS: dict[str, Callable[[_Words], str]] = {
     "idempotency_key_reused": lambda w: _(
         "The page has been refreshed: enter it again if it is still needed."
     ),
+    "no_more_rounds": lambda w: (
+        ngettext("It has %(rounds)s round.", "It has %(rounds)s rounds.", w.params["rounds"])
+        % {"rounds": w.params["rounds"]}
+        if "rounds" in w.params
+        else ""
+    ),
+    "round_in_draft": lambda w: (
+        _("Publish round %(round)s first.") % {"round": w.params["round"]} if "round" in w.params else ""
+    ),
+    "round_not_complete": lambda w: (
+        _(
+            "Round %(next)s can be generated once every table of round %(round)s is complete — "
+            "or now, if you say why."
+        )
+        % {"next": w.params["next"], "round": w.params["round"]}
+        if "next" in w.params
+        else ""
+    ),
+    "too_few_players": _too_few_players,
+    "invalid_table_size": _invalid_table_size,
 }
 
 

@@ -33,7 +33,8 @@ class Blocker:
     ``overridable``: generating anyway is allowed with a reason (``force_reason``).
     ``enforced``: :func:`generate_round` refuses; a blocker that is not (too few players
     checked in to fill a table) is one the desk refuses while the API seats the round
-    as byes only."""
+    as byes only. ``params``: the numbers its words need, so a page words it in the
+    reader's language (``web.refusals``)."""
 
     code: str
     message: str
@@ -41,6 +42,7 @@ class Blocker:
     overridable: bool = False
     enforced: bool = True
     status: int = 409
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def round_blockers(tournament: Tournament, rounds: Sequence[Round] | None = None) -> list[Blocker]:
@@ -69,6 +71,7 @@ def round_blockers(tournament: Tournament, rounds: Sequence[Round] | None = None
                 "no_more_rounds",
                 f"the tournament has {tournament.rounds} rounds; all are generated",
                 f"All {tournament.rounds} rounds have been generated.",
+                params={"rounds": tournament.rounds},
             )
         ]
     if last is not None and last.status == Round.Status.DRAFT:
@@ -77,6 +80,7 @@ def round_blockers(tournament: Tournament, rounds: Sequence[Round] | None = None
                 "round_in_draft",
                 f"round {last.number} is still a draft: publish it first",
                 f"Round {last.number} is still a draft: publish it first.",
+                params={"round": last.number},
             )
         ]
     blockers = []
@@ -89,6 +93,7 @@ def round_blockers(tournament: Tournament, rounds: Sequence[Round] | None = None
                 f"Round {last.number} is still being played. Round {number} can be generated once every "
                 f"table of round {last.number} is complete — or now, if you say why.",
                 overridable=True,
+                params={"round": last.number, "next": number},
             )
         )
     active = len(active_registrations(tournament, number))
@@ -102,6 +107,7 @@ def round_blockers(tournament: Tournament, rounds: Sequence[Round] | None = None
                 f"Only {active} {checked} checked in for round {number}; a table needs at least {needed}. "
                 "Check players in at the registration desk.",
                 enforced=False,
+                params={"active": active, "round": number, "needed": needed},
             )
         )
     return blockers
@@ -133,7 +139,7 @@ def generate_round(
                 assert last is not None
                 notes.append(f"generated before round {last.number} was complete: {reason}")
                 continue
-            raise LeagueError(blocker.code, blocker.message, blocker.status)
+            raise LeagueError(blocker.code, blocker.message, blocker.status, params=blocker.params)
         request = seating_request(tournament, number)
         if manual is not None and tournament.seating != "manual":
             raise LeagueError(

@@ -19,6 +19,7 @@ from games.models import Game, GameEvent
 from league import limits, services
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
 from web.models import FormPost
+from web.refusals import words as refusal_words
 
 pytestmark = pytest.mark.django_db
 
@@ -245,7 +246,8 @@ def test_the_form_and_the_services_refuse_settings_with_the_one_check_of_league_
     club: Club, people: dict[str, Any], director: Client, changes: dict[str, str], field: str
 ) -> None:
     """league.limits.check_table_size and check_rounds_given are the one statement of each
-    rule: the form says what the API says, under the field the check names."""
+    rule: the form refuses what the API refuses (the same code and params), under the field
+    the check names, worded by web.refusals (a limit worded nowhere: its own message)."""
     data = form_data(**changes)
     body = {
         "name": data["name"],
@@ -255,9 +257,15 @@ def test_the_form_and_the_services_refuse_settings_with_the_one_check_of_league_
     with pytest.raises(services.LeagueError) as refused:
         services.create_tournament(club, body, people["director"])
     said = refused.value.message
+    shown = refusal_words(refused.value)
+    if field == "rounds":
+        assert shown == said  # invalid_request: worded nowhere
+        shown = said[0].upper() + said[1:] + "."
+    else:
+        assert shown.startswith("Those table sizes cannot be seated. ") and shown != said
     page = director.post("/clubs/riverside/tournaments/new", data)
     assert page.status_code == 400
-    assert field_errors(text(page), field) == escape(said[0].upper() + said[1:] + ".")
+    assert field_errors(text(page), field) == escape(shown)
     assert not Tournament.objects.exists()
 
 
@@ -288,7 +296,7 @@ def test_creating_a_tournament_twice_with_one_form_creates_it_once(club: Club, d
     assert again.status_code == 302 and again["Location"] == first["Location"]
     assert Tournament.objects.count() == 1
     assert tournament.options["knocker_penalty"] == 15 and tournament.table_max == 4
-    assert "knocker penalty: 15" in text(director.get(first["Location"]))
+    assert "Knocker&#x27;s penalty: 15" in text(director.get(first["Location"]))  # the option in words
 
 
 def test_editing_settings_and_the_lock_once_a_round_exists(
@@ -392,7 +400,7 @@ def test_the_desk_says_why_a_round_cannot_be_generated(
     # a post anyway is refused with the same reason, and nothing is written
     refused = follow(director, f"{desk}/rounds", {"idempotency_key": key(1)})
     assert not Round.objects.exists()
-    assert '<li class="error">Only 2 players are checked in' in text(refused)
+    assert '<li class="error">Too few players to fill a table. Only 2 players are checked in' in text(refused)
 
 
 def test_generate_preview_swap_in_two_clicks_and_publish(checked_in: Tournament, director: Client) -> None:
@@ -444,7 +452,8 @@ def test_generate_preview_swap_in_two_clicks_and_publish(checked_in: Tournament,
     assert round_.status == "published" and round_.edit_reason == "Ann and Bo came together"
     assert Game.objects.count() == 3
     page = text(director.get(desk))
-    assert "Round 1 is still being played" in page and "Why generate round 2 now?" in page
+    assert "The last round is still being played. Round 2 can be generated" in page
+    assert "Why generate round 2 now?" in page
     assert page.count('data-status="playing"') == 3
 
 
@@ -612,7 +621,7 @@ def test_closing_is_confirmed_and_refused_while_a_round_is_played(
     services.publish_round(round_, people["director"])
     assert "Yes, close the tournament" in text(director.get(f"{desk}/close"))
     refused = follow(director, f"{desk}/close", {"idempotency_key": key(1)})
-    assert "still in play" in text(refused)
+    assert "A published round is still being played: let its games end first." in text(refused)
     checked_in.refresh_from_db()
     assert checked_in.status == "running"
     for table in round_.tables.all():
@@ -748,7 +757,10 @@ def test_the_desk_reads_the_round_rules_of_the_services(
     desk = f"/tournaments/{checked_in.pk}/desk"
     (blocker,) = services.round_blockers(checked_in)
     assert blocker.code == "round_not_complete"
-    assert "Round 1 is still being played. Round 2 can be generated" in text(director.get(desk))
+    assert (
+        "The last round is still being played. Round 2 can be generated once every table of round 1 "
+        "is complete — or now, if you say why."
+    ) in text(director.get(desk))
     finish_round(round_, people["director"])
     assert Round.objects.get(pk=round_.pk).status == "published"
     page = text(director.get(desk))

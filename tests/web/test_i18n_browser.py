@@ -64,8 +64,40 @@ def test_the_desk_the_record_page_and_the_public_page_in_french_fit_a_phone(
         "desk",
         "Rondes",
         "Bureau des inscriptions",
+        # worded in Python (web.desk, web.refusals), not only in the templates
+        "Classement (CSV)",
+        "Équilibré (le moins de rencontres répétées)",
+        "La dernière ronde est encore en cours.",
     )
-    look(french_phone, f"{base}{night.url}", "record", "Pioche", "Défausse")
+    look(
+        french_phone,
+        f"{base}{night.url}",
+        "record",
+        "Pioche",
+        "Défausse",
+        "Table 1 · ronde 1",
+        "À Cy de piocher.",
+    )
+    look(
+        french_phone,
+        f"{base}/clubs/{night.tournament.club.slug}/tournaments/new",
+        "tournament-form",
+        "Méthode de placement",
+        "Départages, dans l'ordre",
+    )
+    french_phone.get_by_text("Options de règle").first.click()  # the rule options, opened
+    assert french_phone.get_by_text("Reste maximum pour frapper").is_visible()
+    assert no_horizontal_overflow(french_phone), "the rule options are wider than 390 px in French"
+    shot(french_phone, "fr-tournament-options-390")
+    # and on a desktop screen, to look at
+    french_phone.set_viewport_size({"width": 1280, "height": 900})
+    for name, url in (
+        ("desk", f"{base}/tournaments/{night.tournament.pk}/desk"),
+        ("record", f"{base}{night.url}"),
+    ):
+        french_phone.goto(url)
+        assert no_horizontal_overflow(french_phone), f"{name} is wider than 1280 px in French"
+        shot(french_phone, f"fr-{name}-1280")
 
 
 def test_the_footer_switch_turns_the_site_french_and_back(live_server: Any, page: Any, night: Night) -> None:

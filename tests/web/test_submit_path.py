@@ -161,8 +161,13 @@ def test_refusals_name_the_players() -> None:
 
 
 def test_a_code_worded_nowhere_shows_the_domain_message_unless_it_names_a_seat() -> None:
-    league = DomainError("round_in_play", "a published round is still in play", kind=Kind.CONFLICT)
+    league = DomainError("some_league_rule", "a published round is still in play", kind=Kind.CONFLICT)
     assert words(league) == "a published round is still in play"
+    # the league's codes are worded here, from their params, like the engine's
+    worded = DomainError("round_in_play", "a published round is still in play", kind=Kind.CONFLICT)
+    assert words(worded) == "A published round is still being played: let its games end first."
+    blocker = DomainError("round_in_draft", "round 2 is still a draft", params={"round": 2})
+    assert words(blocker) == "The last round is still a draft. Publish round 2 first."
     seated = DomainError("invalid_setup", "seat 3 needs a name", params={"seat": 3})
     assert "3" not in words(seated, ["Ann"])
     unknown = DomainError("some_new_code", "seat 3 did something", params={"seat": 3})
@@ -228,12 +233,15 @@ def test_the_tournament_form_puts_a_service_refusal_under_the_field_it_names() -
             data[f"opt_{name}"] = "on" if value is True else str(value)
     form = TournamentForm(data)
     assert form.is_valid(), form.errors
-    form.add_service_error(LeagueError("invalid_table_size", "table_size 3-4 is outside 2-3 players"))
+    params = {"preset": "gin-rummy", "most": 2}
+    form.add_service_error(LeagueError("invalid_table_size", "gin-rummy seats at most 2", params=params))
     form.add_service_error(LeagueError("invalid_request", "rounds cannot go below 5", field="rounds"))
     form.add_service_error(LeagueError("round_in_play", "a round is in play", 409))
-    assert form.errors["table_max"] == ["table_size 3-4 is outside 2-3 players"]
-    assert form.errors["rounds"] == ["rounds cannot go below 5"]
-    assert form.non_field_errors() == ["a round is in play"]
+    assert form.errors["table_max"] == [
+        "Those table sizes cannot be seated. gin-rummy seats at most 2 players at a table."
+    ]
+    assert form.errors["rounds"] == ["rounds cannot go below 5"]  # worded nowhere: its message
+    assert form.non_field_errors() == ["A published round is still being played: let its games end first."]
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 import engine
 from core import DomainError
@@ -31,25 +32,25 @@ from web.desk.pages import live_status
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.record.log import effective, last_entry
 from web.refusals import words
-from web.words import points_text, seat_name
+from web.words import describe, points_text, seat_name
 
 _POINTS = re.compile(r"^-?\d{1,6}(?:/\d{1,6}|\.\d{1,3})?$")
 CORRECTIONS = {
-    "Retracted": "undid the last entry",
-    "ScoreAdjusted": "adjusted a score",
-    "SeatReplaced": "replaced a seat",
-    "GameAbandoned": "abandoned the game",
-    "HandCorrected": "corrected a hand",
+    "Retracted": gettext_lazy("undid the last entry"),
+    "ScoreAdjusted": gettext_lazy("adjusted a score"),
+    "SeatReplaced": gettext_lazy("replaced a seat"),
+    "GameAbandoned": gettext_lazy("abandoned the game"),
+    "HandCorrected": gettext_lazy("corrected a hand"),
 }
 # The fields of the correction forms that a refusal is shown under.
 SHOWN_FIELDS = frozenset({"reason", "seat", "points", "name"})
 # A game's version in a posted form: more than any game reaches.
 MAX_VERSION = 10**9
 KINDS = {
-    "retract": "Undo the last entry",
-    "adjust": "Adjust a score",
-    "replace": "Replace a seat",
-    "abandon": "Abandon the game",
+    "retract": gettext_lazy("Undo the last entry"),
+    "adjust": gettext_lazy("Adjust a score"),
+    "replace": gettext_lazy("Replace a seat"),
+    "abandon": gettext_lazy("Abandon the game"),
 }
 
 
@@ -77,21 +78,27 @@ def corrections_made(game: Game) -> list[dict[str, Any]]:
         if row.type == "ScoreAdjusted":
             detail = f"{_seat_name(game, seat)} {points_text(data['points'])}"
         elif row.type == "SeatReplaced":
-            detail = f"seat {seat + 1 if isinstance(seat, int) else '?'} → {data.get('name', '')}"
+            detail = gettext("seat %(number)s → %(name)s") % {
+                "number": seat + 1 if isinstance(seat, int) else "?",
+                "name": data.get("name", ""),
+            }
         elif row.type == "Retracted":
             count = data.get("count", 1)
-            detail = f"{count} entr{'y' if count == 1 else 'ies'}"
+            detail = ngettext("%(count)s entry", "%(count)s entries", count) % {"count": count}
         elif row.type == "HandCorrected":
             scored = log[row.seq].data if row.seq < len(log) else None  # its new score follows it
             change = hand_change(data, scored)
             names = [str(s["name"]) for s in game.seats]
-            detail = f"hand {change['hand']}: {word_hand_change(change, names)}"
+            detail = gettext("hand %(hand)s: %(change)s") % {
+                "hand": change["hand"],
+                "change": word_hand_change(change, names),
+            }
         made.append(
             {
-                "what": CORRECTIONS[row.type],
+                "what": str(CORRECTIONS[row.type]),
                 "detail": detail,
                 "reason": data.get("reason", ""),
-                "by": actor.get_username() if actor is not None else "the system",
+                "by": actor.get_username() if actor is not None else gettext("the system"),
                 "at": row.recorded_at,
                 "seq": row.seq,
             }
@@ -109,11 +116,7 @@ def _last_entry(game: Game) -> str:
     entry = _last_events(game)
     if not entry:
         return ""
-    last = entry[0]
-    kind = str(last.get("type", ""))
-    words = "".join(f" {c.lower()}" if c.isupper() else c for c in kind).strip()
-    seat = (last.get("data") or {}).get("seat")
-    return f"{words} ({_seat_name(game, seat)})" if isinstance(seat, int) else words
+    return describe(entry[0], [str(s["name"]) for s in game.seats]).rstrip(".")
 
 
 def _last_events(game: Game) -> list[Any]:
@@ -141,21 +144,23 @@ def _undo_refused(game: Game) -> str:
 def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
     """The engine command a correction form asks for, and the sentence confirming it.
     Malformed input raises :class:`BadField` naming the field, with a message for it."""
-    reason = posted_text(post, "reason", "The reason", limits.REASON_LENGTH, lines=True)
+    reason = posted_text(post, "reason", gettext("The reason"), limits.REASON_LENGTH, lines=True)
     # the engine's ReplaceSeat carries no reason: the log says who took the seat, and who did it
     if not reason and kind != "replace":
-        raise BadField("reason", "Say why: a correction needs a reason.")
+        raise BadField("reason", gettext("Say why: a correction needs a reason."))
     seat = None
     if kind in ("adjust", "replace"):
-        seat = posted_whole(post, "seat", "The seat", 0, len(game.seats) - 1, required=False)
+        seat = posted_whole(post, "seat", gettext("The seat"), 0, len(game.seats) - 1, required=False)
         if seat is None:
-            raise BadField("seat", "Choose a seat.")
+            raise BadField("seat", gettext("Choose a seat."))
     if kind == "retract":
         # the whole entry: a hand's result with the scoring and the game end it caused
         count = max(1, len(_last_events(game)))
-        return {"type": "Retract", "count": count, "reason": reason}, "Undo the last entry"
+        return {"type": "Retract", "count": count, "reason": reason}, gettext("Undo the last entry")
     if kind == "abandon":
-        return {"type": "AbandonGame", "reason": reason}, "Abandon the game (it ends without a result)"
+        return {"type": "AbandonGame", "reason": reason}, gettext(
+            "Abandon the game (it ends without a result)"
+        )
     if kind == "adjust":
         text = str(post.get("points", "")).strip()
         try:
@@ -164,27 +169,30 @@ def _command(kind: str, post: Any, game: Game) -> tuple[dict[str, Any], str]:
             amount = Fraction(text)
         except (ValueError, ZeroDivisionError):
             raise BadField(
-                "points", "Points are a whole number or a fraction, like -10, 5/2 or 2.5."
+                "points", gettext("Points are a whole number or a fraction, like -10, 5/2 or 2.5.")
             ) from None
         if amount == 0:
-            raise BadField("points", "An adjustment of 0 changes nothing.")
+            raise BadField("points", gettext("An adjustment of 0 changes nothing."))
         assert seat is not None
         return (
             {"type": "AdjustScore", "seat": seat, "points": str(amount), "reason": reason},
-            f"Adjust {_seat_name(game, seat)}'s score by {points_text(amount)}",
+            gettext("Adjust %(name)s's score by %(points)s")
+            % {"name": _seat_name(game, seat), "points": points_text(amount)},
         )
     if kind == "replace":
-        name = posted_text(post, "name", "The name", limits.PLAYER_NAME_LENGTH)
+        name = posted_text(post, "name", gettext("The name"), limits.PLAYER_NAME_LENGTH)
         if not name:
             raise BadField(
-                "name", f"Name the player taking the seat (1 to {limits.PLAYER_NAME_LENGTH} characters)."
+                "name",
+                gettext("Name the player taking the seat (1 to %(most)s characters).")
+                % {"most": limits.PLAYER_NAME_LENGTH},
             )
         assert seat is not None
         return (
             {"type": "ReplaceSeat", "seat": seat, "name": name, "bot": None},
-            f"Give {_seat_name(game, seat)}'s seat to {name}",
+            gettext("Give %(name)s's seat to %(new)s") % {"name": _seat_name(game, seat), "new": name},
         )
-    raise BadField("kind", "Choose a correction.")
+    raise BadField("kind", gettext("Choose a correction."))
 
 
 def _table_context(tournament: Tournament, table: Table) -> dict[str, Any]:
@@ -225,7 +233,9 @@ def table_corrections(request: HttpRequest, pk: int, table_id: int) -> HttpRespo
     kind = request.POST.get("kind", "")
     try:
         command, sentence = _command(kind, request.POST, game)
-        version = posted_whole(request.POST, "version", "The version", 0, MAX_VERSION, required=False)
+        version = posted_whole(
+            request.POST, "version", gettext("The version"), 0, MAX_VERSION, required=False
+        )
     except BadField as exc:
         return render(
             request,
@@ -275,6 +285,8 @@ def table_corrections(request: HttpRequest, pk: int, table_id: int) -> HttpRespo
         # the outbox task does this too; doing it here shows the round complete at once
         services.game_ended(game.pk)
     messages.success(
-        request, f"Table {table.number}: {sentence[0].lower()}{sentence[1:]} — done by {request.user}."
+        request,
+        gettext("Table %(table)s: %(sentence)s — done by %(user)s.")
+        % {"table": table.number, "sentence": sentence[:1].lower() + sentence[1:], "user": request.user},
     )
     return redirect(back)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 import engine
 from core import DomainError
@@ -34,27 +34,93 @@ OPTION_TYPES: dict[str, str] = {
 }
 
 METHOD_LABELS = {
-    "balanced": "Balanced (fewest repeat meetings)",
-    "swiss": "Swiss (by standings)",
-    "round_robin": "Round robin (a whole schedule)",
-    "knockout": "Knockout",
-    "manual": "Manual (the director seats everyone)",
+    "balanced": gettext_lazy("Balanced (fewest repeat meetings)"),
+    "swiss": gettext_lazy("Swiss (by standings)"),
+    "round_robin": gettext_lazy("Round robin (a whole schedule)"),
+    "knockout": gettext_lazy("Knockout"),
+    "manual": gettext_lazy("Manual (the director seats everyone)"),
+}
+
+
+# Each rule option's label on the form (engine.RuleSet's fields; a test checks every one
+# has its label), and the words for the values of the options that are a choice.
+OPTION_LABELS: dict[str, Any] = {
+    "min_players": gettext_lazy("Fewest players"),
+    "max_players": gettext_lazy("Most players"),
+    "cards_dealt": gettext_lazy("Cards dealt"),
+    "jokers": gettext_lazy("Jokers"),
+    "joker_value": gettext_lazy("Joker value"),
+    "knock_timing": gettext_lazy("When a player may knock"),
+    "knock_max_deadwood": gettext_lazy("Most deadwood to knock with"),
+    "rum_without_discard": gettext_lazy("A rum may be laid down without discarding"),
+    "stock_exhausted": gettext_lazy("When the stock runs out"),
+    "max_restocks": gettext_lazy("Most restocks per hand"),
+    "stock_reserve": gettext_lazy("Cards left in the stock"),
+    "first_upcard": gettext_lazy("First upcard"),
+    "scoring": gettext_lazy("Scoring"),
+    "knocker_loss": gettext_lazy("A beaten knocker pays"),
+    "knocker_penalty": gettext_lazy("Knocker's penalty"),
+    "rum_bonus": gettext_lazy("Rum bonus"),
+    "rum_bonus_for": gettext_lazy("Rum bonus for"),
+    "next_dealer": gettext_lazy("Next dealer"),
+    "game_end": gettext_lazy("The game ends by"),
+    "hands": gettext_lazy("Hands"),
+    "target_score": gettext_lazy("Target score"),
+    "zero_deadwood_bonus": gettext_lazy("Bonus for no deadwood"),
+    "elimination_score": gettext_lazy("Elimination score"),
+    "reentry": gettext_lazy("A player out may re-enter"),
+    "gin_bonus": gettext_lazy("Gin bonus"),
+    "undercut_bonus": gettext_lazy("Undercut bonus"),
+    "undercut_on_tie": gettext_lazy("A tie is an undercut"),
+    "game_bonus": gettext_lazy("Game bonus"),
+    "line_bonus": gettext_lazy("Line bonus"),
+    "shutout_bonus": gettext_lazy("Shutout bonus"),
+    "match_target": gettext_lazy("Match target"),
+}
+CHOICE_LABELS: dict[str, Any] = {
+    "any_turn": pgettext_lazy("rule option", "any turn"),
+    "after_first_round": pgettext_lazy("rule option", "after the first round"),
+    "end_hand": pgettext_lazy("rule option", "the hand ends"),
+    "turn_over": pgettext_lazy("rule option", "the pile is turned over"),
+    "reshuffle": pgettext_lazy("rule option", "the pile is reshuffled"),
+    "void_hand": pgettext_lazy("rule option", "the hand is void"),
+    "normal": pgettext_lazy("rule option", "normal"),
+    "offer": pgettext_lazy("rule option", "offered to each player"),
+    "settlement": pgettext_lazy("rule option", "settlement"),
+    "cumulative": pgettext_lazy("rule option", "cumulative"),
+    "gin": pgettext_lazy("rule option", "gin"),
+    "penalty": pgettext_lazy("rule option", "the penalty"),
+    "double": pgettext_lazy("rule option", "double"),
+    "penalty_each_lower": pgettext_lazy("rule option", "the penalty to each lower player"),
+    "knocker": pgettext_lazy("rule option", "the knocker"),
+    "any_player": pgettext_lazy("rule option", "any player"),
+    "left": pgettext_lazy("rule option", "the player on the left"),
+    "winner_if_two": pgettext_lazy("rule option", "the winner, with two players"),
+    "winner": pgettext_lazy("rule option", "the winner"),
+    "hands": pgettext_lazy("rule option", "a number of hands"),
+    "target_score": pgettext_lazy("rule option", "a target score"),
+    "elimination": pgettext_lazy("rule option", "elimination"),
 }
 
 
 def option_label(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+    return str(OPTION_LABELS.get(name) or name.replace("_", " ").capitalize())
 
 
 def shown_default(value: Any) -> str:
     """An option's default as the form shows it."""
     if value is None:
-        return "none"
+        return gettext("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, dict):
         return deal_text(value)
-    return str(value).replace("_", " ")
+    return choice_label(str(value))
+
+
+def choice_label(value: str) -> str:
+    """A rule option's chosen value in words (a number as it is)."""
+    return str(CHOICE_LABELS.get(value) or value.replace("_", " "))
 
 
 def deal_text(deal: dict[str, int]) -> str:
@@ -71,43 +137,48 @@ def parse_deal(text: str) -> dict[int, int]:
         match = _DEAL_ITEM.match(item)
         if match is None:
             raise forms.ValidationError(
-                "Write each player count with its cards, like 2:10, 3:7, 4:7 (players:cards)."
+                gettext("Write each player count with its cards, like 2:10, 3:7, 4:7 (players:cards).")
             )
         deal[int(match[1])] = int(match[2])
     if not deal:
-        raise forms.ValidationError("Give the cards dealt for each player count, like 2:10, 3:7.")
+        raise forms.ValidationError(gettext("Give the cards dealt for each player count, like 2:10, 3:7."))
     return deal
 
 
 def option_field(name: str, default: Any) -> forms.Field:
     """The form field of one rule option, its default shown beside it."""
     kind = OPTION_TYPES[name]
-    help_text = f"Default: {shown_default(default)}"
+    help_text = gettext("Default: %(value)s") % {"value": shown_default(default)}
     label = option_label(name)
     field: forms.Field
     if name == "cards_dealt":
         field = forms.CharField(label=label, initial=deal_text(default), max_length=80)
     elif name in CHOICES:
         field = forms.ChoiceField(
-            label=label, choices=[(c, c.replace("_", " ")) for c in CHOICES[name]], initial=default
+            label=label, choices=[(c, choice_label(c)) for c in CHOICES[name]], initial=default
         )
     elif kind == "bool":
         field = forms.BooleanField(label=label, required=False, initial=default)
     elif kind == "int | None":
         field = forms.IntegerField(label=label, required=False, initial=default, min_value=0)
-        help_text += " (leave empty for none)"
+        help_text = gettext("Default: %(value)s (leave empty for none)") % {"value": shown_default(default)}
     else:
         field = forms.IntegerField(label=label, initial=default, min_value=0)
     field.help_text = help_text
     return field
 
 
-# The range of a points value (league.limits.points), in the form's words.
-POINTS_RANGE = (
-    f"Each from -{limits.POINTS_LIMIT} to {limits.POINTS_LIMIT}: a whole number, a decimal like 2.5 "
-    f"(at most {limits.POINTS_DECIMALS} places) or a fraction like 1/2 "
-    f"(at most {limits.POINTS_DENOMINATOR} below the line)."
-)
+# The range of a points value (league.limits.points), in the form's words: when shown.
+def _points_range() -> str:
+    return gettext(
+        "Each from -%(limit)s to %(limit)s: a whole number, a decimal like 2.5 "
+        "(at most %(decimals)s places) or a fraction like 1/2 "
+        "(at most %(denominator)s below the line)."
+    ) % {
+        "limit": limits.POINTS_LIMIT,
+        "decimals": limits.POINTS_DECIMALS,
+        "denominator": limits.POINTS_DENOMINATOR,
+    }
 
 
 class TournamentForm(forms.Form):
@@ -115,49 +186,68 @@ class TournamentForm(forms.Form):
     hidden ``options_for`` says which preset's options were posted, so changing the
     preset without JavaScript first shows the new preset's defaults."""
 
-    name = forms.CharField(max_length=limits.TOURNAMENT_NAME_LENGTH)
-    kind = forms.ChoiceField(choices=Tournament.Kind.choices, initial=Tournament.Kind.TOURNAMENT)
-    preset = forms.ChoiceField(choices=[(p, p) for p in sorted(PRESETS)], initial=DEFAULT_PRESET)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=limits.TOURNAMENT_NAME_LENGTH)
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Kind"), choices=Tournament.Kind.choices, initial=Tournament.Kind.TOURNAMENT
+    )
+    preset = forms.ChoiceField(
+        label=gettext_lazy("Preset"), choices=[(p, p) for p in sorted(PRESETS)], initial=DEFAULT_PRESET
+    )
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
-    mode = forms.ChoiceField(choices=Tournament.Mode.choices, initial=Tournament.Mode.PHYSICAL)
+    mode = forms.ChoiceField(
+        label=gettext_lazy("Mode"), choices=Tournament.Mode.choices, initial=Tournament.Mode.PHYSICAL
+    )
     table_min = forms.IntegerField(
-        label="Smallest table", min_value=limits.TABLE_SEATS[0], max_value=limits.TABLE_SEATS[1], initial=3
+        label=gettext_lazy("Smallest table"),
+        min_value=limits.TABLE_SEATS[0],
+        max_value=limits.TABLE_SEATS[1],
+        initial=3,
     )
     table_max = forms.IntegerField(
-        label="Largest table", min_value=limits.TABLE_SEATS[0], max_value=limits.TABLE_SEATS[1], initial=4
+        label=gettext_lazy("Largest table"),
+        min_value=limits.TABLE_SEATS[0],
+        max_value=limits.TABLE_SEATS[1],
+        initial=4,
     )
     seating = forms.ChoiceField(
-        label="Seating method",
+        label=gettext_lazy("Seating method"),
         choices=[(m, METHOD_LABELS.get(m, m)) for m in sorted(METHODS)],
         initial="balanced",
     )
     rounds = forms.IntegerField(
-        label="Rounds", min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1], required=False, initial=3,
-        help_text="A one-day tournament's number of rounds; empty for a league season or a knockout.",
+        label=gettext_lazy("Rounds"), min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1],
+        required=False, initial=3,
+        help_text=gettext_lazy(
+            "A one-day tournament's number of rounds; empty for a league season or a knockout."),
     )  # fmt: skip
     bots = forms.BooleanField(
-        label="Fill digital tables with bots", required=False, help_text="Digital tournaments only."
+        label=gettext_lazy("Fill digital tables with bots"),
+        required=False,
+        help_text=gettext_lazy("Digital tournaments only."),
     )
     bot = forms.ChoiceField(
-        label="Which bot", choices=[("", "—")] + [(b, b) for b in sorted(BOTS)], required=False
+        label=gettext_lazy("Which bot"), choices=[("", "—")] + [(b, b) for b in sorted(BOTS)], required=False
     )
     # How results become standings (docs/standings.md); these may change at any time.
     scoring = forms.ChoiceField(
-        label="Scoring", choices=Tournament.Scoring.choices, initial=Tournament.Scoring.POINTS,
-        required=False, help_text="How a table's result becomes standings points.",
+        label=gettext_lazy("Scoring"), choices=Tournament.Scoring.choices, initial=Tournament.Scoring.POINTS,
+        required=False, help_text=gettext_lazy("How a table's result becomes standings points."),
     )  # fmt: skip
     placement_points = forms.CharField(
-        label="Points per place", required=False, max_length=200,
-        help_text=f"Placement scoring, first place first: for example 3, 2, 1, 0 (at most "
-        f"{limits.MAX_PLACES} places). {POINTS_RANGE}",
+        label=gettext_lazy("Points per place"), required=False, max_length=200,
+        help_text=lazy(lambda: gettext("Placement scoring, first place first: for example 3, 2, 1, 0 "
+            "(at most %(places)s places). %(range)s") % {"places": limits.MAX_PLACES,
+            "range": _points_range()}, str)(),
     )  # fmt: skip
     tiebreaks = forms.CharField(
-        label="Tiebreaks, in order", required=False, max_length=300,
-        help_text="Empty: the preset's own. Any of: " + ", ".join(sorted(REGISTRY)) + ".",
+        label=gettext_lazy("Tiebreaks, in order"), required=False, max_length=300,
+        help_text=lazy(lambda: gettext("Empty: the preset's own. Any of: %(names)s.") % {
+            "names": ", ".join(sorted(REGISTRY))}, str)(),
     )  # fmt: skip
     bye_points = forms.CharField(
-        label="Points for a bye", required=False, max_length=limits.POINTS_TEXT_LENGTH,
-        help_text=f"Empty: an average game. {POINTS_RANGE}",
+        label=gettext_lazy("Points for a bye"), required=False, max_length=limits.POINTS_TEXT_LENGTH,
+        help_text=lazy(
+            lambda: gettext("Empty: an average game. %(range)s") % {"range": _points_range()}, str)(),
     )  # fmt: skip
     # The round clock's length (league.clock): it changes nothing seated, so it may
     # change at any time; saved by league.clock.set_round_minutes, not with the settings.
@@ -169,8 +259,9 @@ class TournamentForm(forms.Form):
             "low": limits.ROUND_MINUTES_MIN, "high": limits.ROUND_MINUTES_MAX}, str)(),
     )  # fmt: skip
     min_games = forms.IntegerField(
-        label="Games to qualify", min_value=0, max_value=limits.MAX_MIN_GAMES, required=False, initial=0,
-        help_text="League seasons: players with fewer games are listed unranked.",
+        label=gettext_lazy("Games to qualify"), min_value=0, max_value=limits.MAX_MIN_GAMES,
+        required=False, initial=0,
+        help_text=gettext_lazy("League seasons: players with fewer games are listed unranked."),
     )  # fmt: skip
 
     def __init__(
@@ -201,8 +292,15 @@ class TournamentForm(forms.Form):
     def clean_name(self) -> str:
         try:
             return limits.clean_text(self.cleaned_data.get("name"), "The name", limits.TOURNAMENT_NAME_LENGTH)
-        except limits.OutOfLimits as exc:
-            raise forms.ValidationError(exc.message + ".") from None
+        except limits.OutOfLimits:
+            # league.limits.clean_text's one rule, said in the reader's words
+            text = str(self.cleaned_data.get("name") or "").strip()
+            values = {"label": gettext("The name"), "limit": limits.TOURNAMENT_NAME_LENGTH}
+            if not text or len(text) > limits.TOURNAMENT_NAME_LENGTH:
+                said = gettext("%(label)s must be 1 to %(limit)s characters.") % values
+            else:
+                said = gettext("%(label)s may not contain control characters.") % values
+            raise forms.ValidationError(said) from None
 
     def _posted_preset(self) -> str:
         if self.is_bound:
@@ -231,9 +329,9 @@ class TournamentForm(forms.Form):
             locked=self.locked,
             editing=self.fields["kind"].disabled,
         )
-        fresh.notice = (
-            f"The rule options are now those of {self.preset_name}, with its defaults: check them, then save."
-        )
+        fresh.notice = gettext(
+            "The rule options are now those of %(preset)s, with its defaults: check them, then save."
+        ) % {"preset": self.preset_name}
         return fresh
 
     notice = ""
@@ -284,7 +382,7 @@ class TournamentForm(forms.Form):
             limits.check_rounds_given, cleaned.get("kind"), cleaned.get("seating"), cleaned.get("rounds")
         )
         if cleaned.get("bots") and cleaned.get("mode") != Tournament.Mode.DIGITAL:
-            self.add_error("bots", "Bots fill digital tables only; this tournament is physical.")
+            self.add_error("bots", gettext("Bots fill digital tables only; this tournament is physical."))
         self._check_scoring(cleaned)
         return cleaned
 
@@ -295,7 +393,10 @@ class TournamentForm(forms.Form):
             check(*args, **kwargs)
         except limits.OutOfLimits as exc:
             field = exc.field if exc.field in self.fields else None
-            self.add_error(field, exc.message[:1].upper() + exc.message[1:] + ".")
+            said = words(exc)
+            if said == exc.message:  # a limit worded nowhere: its own words
+                said = exc.message[:1].upper() + exc.message[1:] + "."
+            self.add_error(field, said)
 
     def _check_scoring(self, cleaned: dict[str, Any]) -> None:
         """The scoring fields as the standings read them, each refusal under its field."""

@@ -36,7 +36,7 @@ from web.corrections import hand_change, word_hand_change
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.refusals import page_status
 from web.refusals import words as refusal_words
-from web.words import OUTCOMES, cards_text, score_text, seat_name
+from web.words import OUTCOMES, cards_text, listed, score_text, seat_name
 
 # Between hands or once over: the only times a hand may be corrected (engine.corrections).
 CORRECTABLE = ("awaiting_deal", "finished")
@@ -234,7 +234,7 @@ def _effect(game: Game, state: engine.GameState, events: list[engine.Event]) -> 
     was_over = state.status == "finished"
     result = after.result
     if result is not None:
-        winners = " and ".join(seat_name(names, s) for s in result.winners)
+        winners = listed([seat_name(names, s) for s in result.winners])
         uncounted = ", ".join(str(n) for n in after.tally.uncounted)
         if after.tally.uncounted:
             ending = _(

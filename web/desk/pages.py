@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 import engine
+from core import DomainError
 from engine import GameState
 from engine.errors import EngineError
 from games import selectors as game_selectors
@@ -27,7 +28,8 @@ from league.models import Club, Player, Registration, Round, Tournament
 from league.results import finished_tournaments
 from league.selectors import RoundTable, round_tables, visible_tournaments
 from web.desk.common import director_tournament, whole_or_none
-from web.desk.forms import shown_default
+from web.desk.forms import METHOD_LABELS, option_label, shown_default
+from web.refusals import words
 from web.words import game_status_text, score_text
 
 # --- the club page ------------------------------------------------------------------------
@@ -80,7 +82,11 @@ class TableRow:
 
 def _seat_rows(table: RoundTable) -> list[SeatRow]:
     return [
-        SeatRow(seat.player_id, seat.name if seat.player_id is not None else f"{seat.bot} bot", seat.bot)
+        SeatRow(
+            seat.player_id,
+            seat.name if seat.player_id is not None else gettext("%(bot)s bot") % {"bot": seat.bot},
+            seat.bot,
+        )
         for seat in table.seats
     ]
 
@@ -146,11 +152,12 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         ],
         "rounds": rounds,
         "next_number": (last.number if last else 0) + 1,
-        "why_no_round": " ".join(b.advice for b in blockers),
+        "why_no_round": " ".join(words(DomainError(b.code, b.advice, params=b.params)) for b in blockers),
         "may_force": bool(blockers) and all(b.overridable for b in blockers),
         "draft": draft,
         "finished": tournament.status == Tournament.Status.FINISHED,
         "badge": status_badge(tournament, draft),
+        "seating_label": METHOD_LABELS.get(tournament.seating, tournament.seating),
         "options_changed": _changed_options(tournament),
         "exports": _exports(tournament),
     }
@@ -199,7 +206,7 @@ def _changed_options(tournament: Tournament) -> list[str]:
     except EngineError:
         return []
     return [
-        f"{name.replace('_', ' ')}: {shown_default(value)}"
+        gettext("%(option)s: %(value)s") % {"option": option_label(name), "value": shown_default(value)}
         for name, value in tournament.options.items()
         if defaults.get(name) != value
     ]
@@ -208,8 +215,8 @@ def _changed_options(tournament: Tournament) -> list[str]:
 def _exports(tournament: Tournament) -> list[tuple[str, str]]:
     """The standings CSV and the tournament archive (docs/standings.md, docs/archive.md)."""
     return [
-        ("Standings (CSV)", reverse("tournament-standings-csv", args=[tournament.pk])),
-        ("Tournament archive (JSON)", reverse("tournament-archive", args=[tournament.pk])),
+        (gettext("Standings (CSV)"), reverse("tournament-standings-csv", args=[tournament.pk])),
+        (gettext("Tournament archive (JSON)"), reverse("tournament-archive", args=[tournament.pk])),
     ]
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from league import limits, services
@@ -24,34 +27,40 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
     # "Check in now" stays as it was for the next entry, refused or not (?check_in=on|off)
     back = reverse("desk", args=[tournament.pk]) + f"?check_in={'on' if check_in else 'off'}#registrations"
     try:
-        name = posted_text(request.POST, "name", "The player's name", limits.PLAYER_NAME_LENGTH)
+        name = posted_text(request.POST, "name", gettext("The player's name"), limits.PLAYER_NAME_LENGTH)
         from_round = posted_whole(
-            request.POST, "from_round", "The first round", 1, limits.MAX_ROUNDS, required=False
+            request.POST, "from_round", gettext("The first round"), 1, limits.MAX_ROUNDS, required=False
         )
     except BadField as exc:
         return refused(request, exc, back)
     if not name:
-        messages.error(request, "Type the player's name.")
+        messages.error(request, gettext("Type the player's name."))
         return redirect(back)
 
     def add() -> Outcome:
         registration = services.register(tournament, name=name, from_round=from_round)
-        said = f"{registration.player.name} registered"
-        if registration.from_round > 1:
-            said += f" (a late entry, from round {registration.from_round})"
+        late = registration.from_round > 1
         if check_in:
             services.set_registration_status(registration, Registration.Status.CHECKED_IN)
-            said += " and checked in"
-        return Outcome(back, said + ".")
+        if late and check_in:
+            said = gettext("%(name)s registered (a late entry, from round %(round)s) and checked in.")
+        elif late:
+            said = gettext("%(name)s registered (a late entry, from round %(round)s).")
+        elif check_in:
+            said = gettext("%(name)s registered and checked in.")
+        else:
+            said = gettext("%(name)s registered.")
+        said %= {"name": registration.player.name, "round": registration.from_round}
+        return Outcome(back, said)
 
     return act(request, "register", add, back)
 
 
-STATUS_WORDS: dict[str, str] = {
-    Registration.Status.CHECKED_IN: "checked in",
-    Registration.Status.REGISTERED: "no longer checked in",
-    Registration.Status.DROPPED: "dropped out",
-    Registration.Status.WITHDRAWN: "withdrawn",
+STATUS_WORDS: dict[str, Any] = {
+    Registration.Status.CHECKED_IN: gettext_lazy("checked in"),
+    Registration.Status.REGISTERED: gettext_lazy("no longer checked in"),
+    Registration.Status.DROPPED: gettext_lazy("dropped out"),
+    Registration.Status.WITHDRAWN: gettext_lazy("withdrawn"),
 }
 
 
@@ -71,7 +80,10 @@ def registration_status(request: HttpRequest, pk: int, registration_id: int) -> 
 
     def change() -> Outcome:
         services.set_registration_status(registration, status)
-        return Outcome(back, f"{registration.player.name}: {STATUS_WORDS.get(status, status)}.")
+        said = gettext("%(name)s: %(status)s.")
+        return Outcome(
+            back, said % {"name": registration.player.name, "status": STATUS_WORDS.get(status, status)}
+        )
 
     return act(request, f"registration-{registration.pk}", change, back)
 
@@ -86,6 +98,7 @@ def check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
         waiting = list(tournament.registrations.filter(status=Registration.Status.REGISTERED))
         for registration in waiting:
             services.set_registration_status(registration, Registration.Status.CHECKED_IN)
-        return Outcome(back, f"{len(waiting)} player{'s' if len(waiting) != 1 else ''} checked in.")
+        said = ngettext("%(count)s player checked in.", "%(count)s players checked in.", len(waiting))
+        return Outcome(back, said % {"count": len(waiting)})
 
     return act(request, "check-in-all", check_in, back)

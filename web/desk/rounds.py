@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from league import limits, services
@@ -24,7 +25,9 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = director_tournament(request, pk)
     back = desk_url(tournament, "rounds")
     try:
-        reason = posted_text(request.POST, "force_reason", "The reason", limits.REASON_LENGTH, lines=True)
+        reason = posted_text(
+            request.POST, "force_reason", gettext("The reason"), limits.REASON_LENGTH, lines=True
+        )
     except BadField as exc:
         return refused(request, exc, back)
 
@@ -34,12 +37,22 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
         # in play (a repeated form never gets here: once() answers it as the first post)
         for blocker in services.round_blockers(tournament):
             if not (blocker.overridable and reason):
-                raise services.LeagueError(blocker.code, blocker.advice, blocker.status)
+                raise services.LeagueError(
+                    blocker.code, blocker.advice, blocker.status, params=blocker.params
+                )
         manual = services.manual_start(tournament)  # None unless the director seats by hand
         round_ = services.generate_round(tournament, request.user, force_reason=reason, manual=manual)
         sizes = "+".join(str(len(t.seats)) for t in round_tables([round_.pk])[round_.pk])
-        byes = f", {len(round_.byes)} bye{'s' if len(round_.byes) != 1 else ''}" if round_.byes else ""
-        return Outcome(back, f"Round {round_.number} generated as a draft: tables of {sizes}{byes}.")
+        values = {"number": round_.number, "sizes": sizes, "byes": len(round_.byes)}
+        if round_.byes:
+            said = ngettext(
+                "Round %(number)s generated as a draft: tables of %(sizes)s, %(byes)s bye.",
+                "Round %(number)s generated as a draft: tables of %(sizes)s, %(byes)s byes.",
+                len(round_.byes),
+            )
+        else:
+            said = gettext("Round %(number)s generated as a draft: tables of %(sizes)s.")
+        return Outcome(back, said % values)
 
     return act(request, "generate", make, back)
 
@@ -65,23 +78,24 @@ def edit_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     post = request.POST
     try:
         if post.get("op") == "swap":
-            player = posted_whole(post, "player", "The player", 1, limits.MAX_ID)
-            edits = {"swap": [player, posted_whole(post, "with", "The other player", 1, limits.MAX_ID)]}
+            player = posted_whole(post, "player", gettext("The player"), 1, limits.MAX_ID)
+            other = posted_whole(post, "with", gettext("The other player"), 1, limits.MAX_ID)
+            edits = {"swap": [player, other]}
         elif post.get("op") == "move":
-            player = posted_whole(post, "player", "The player", 1, limits.MAX_ID)
+            player = posted_whole(post, "player", gettext("The player"), 1, limits.MAX_ID)
             # "bye", or a table's number: anything else is refused, never read as a bye
             table = (
                 None
                 if post.get("table") == "bye"
-                else posted_whole(post, "table", "The table", 1, limits.MAX_TABLES)
+                else posted_whole(post, "table", gettext("The table"), 1, limits.MAX_TABLES)
             )
             edits = {"move": {"player": player, "table": table}}
         else:
-            raise BadField("op", "Choose a player, then where they go.")
+            raise BadField("op", gettext("Choose a player, then where they go."))
         # the draft as the page showed it: an edit decided on an older one is refused
         version = post.get("version", "")
         if not (isinstance(version, str) and VERSION.fullmatch(version)):
-            raise BadField("version", "The form was incomplete: reload the page and try again.")
+            raise BadField("version", gettext("The form was incomplete: reload the page and try again."))
         edits["version"] = version
     except BadField as exc:
         return refused(request, exc, back)
@@ -102,7 +116,7 @@ def publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     back = desk_url(tournament, "rounds")
     try:
         reason = (
-            posted_text(request.POST, "edit_reason", "The reason", limits.REASON_LENGTH, lines=True)
+            posted_text(request.POST, "edit_reason", gettext("The reason"), limits.REASON_LENGTH, lines=True)
             if "edit_reason" in request.POST
             else None
         )
@@ -112,8 +126,11 @@ def publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     def go() -> Outcome:
         published = services.publish_round(round_, request.user, edit_reason=reason)
         tables = published.tables.count()
-        return Outcome(
-            back, f"Round {number} published: {tables} table{'s' if tables != 1 else ''} can start playing."
+        said = ngettext(
+            "Round %(number)s published: %(tables)s table can start playing.",
+            "Round %(number)s published: %(tables)s tables can start playing.",
+            tables,
         )
+        return Outcome(back, said % {"number": number, "tables": tables})
 
     return act(request, f"publish-{round_.pk}", go, back)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 
 from core import DomainError
 from league import clock, services
@@ -48,7 +49,8 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 if form.cleaned_data.get("round_minutes") is not None:
                     clock.set_round_minutes(tournament, form.cleaned_data["round_minutes"], request.user)
             return Outcome(
-                desk_url(tournament), f"Tournament “{tournament.name}” created. Register its players."
+                desk_url(tournament),
+                gettext("Tournament “%(name)s” created. Register its players.") % {"name": tournament.name},
             )
 
         try:
@@ -71,7 +73,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     locked = tournament.round_set.exists()
     context = {"club": club, "tournament": tournament}
     if tournament.status == Tournament.Status.FINISHED:
-        messages.error(request, "The tournament is closed; its settings can no longer change.")
+        messages.error(request, gettext("The tournament is closed; its settings can no longer change."))
         return redirect(desk_url(tournament))
     if request.method == "GET":
         preset = request.GET.get("preset") or None
@@ -98,8 +100,8 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
                         services.update_tournament(tournament, changes, request.user)
                     if minutes != tournament.round_minutes:
                         clock.set_round_minutes(tournament, minutes, request.user)
-                return Outcome(desk_url(tournament), "Settings saved.")
-            return Outcome(desk_url(tournament), "Nothing was changed.")
+                return Outcome(desk_url(tournament), gettext("Settings saved."))
+            return Outcome(desk_url(tournament), gettext("Nothing was changed."))
 
         try:
             outcome = once(request, "tournament-edit", update)
@@ -122,6 +124,7 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
 
     def finish() -> Outcome:
         services.close_tournament(tournament, request.user)
-        return Outcome(desk_url(tournament), f"“{tournament.name}” is closed. Nothing can change any more.")
+        said = gettext("“%(name)s” is closed. Nothing can change any more.") % {"name": tournament.name}
+        return Outcome(desk_url(tournament), said)
 
     return act(request, "close", finish, desk_url(tournament))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, QueryDict
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 import engine
 from core import DomainError
@@ -348,4 +348,4 @@ def submit(request: HttpRequest, game: Game, access: Any) -> tuple[Refusal | Non
     assert recorded is not None
     # only the last event is described: redact just that one, not the whole log again
     last, _ = selectors.viewer_events(recorded, after=recorded.version - 1, seat=None)
-    return None, recorded, "Recorded: " + describe(last[-1], names)
+    return None, recorded, gettext("Recorded: %(entry)s") % {"entry": describe(last[-1], names)}

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from web.words import seat_name
 
 # Events that only ever follow another event of the same entry: undone together with it.
@@ -54,6 +56,7 @@ def card_history(kept: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dic
     history: dict[str, str] = {}
     holder: dict[str, Any] = {}  # the seat each card was last seen going into
     unseen_knocker = None  # who knocked face down with a card nobody saw
+    on_pile: set[str] = set()  # the cards last seen going onto the discard pile (or turned up)
     turn = 1
     for event in kept[start:]:
         kind = event.get("type")
@@ -61,38 +64,47 @@ def card_history(kept: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dic
         who = seat_name(names, data.get("seat"))
         if kind == "HandDealt":
             if data.get("upcard"):
-                history[data["upcard"]] = "is the upcard, turned up at the deal"
+                history[data["upcard"]] = gettext("is the upcard, turned up at the deal")
+                on_pile.add(data["upcard"])
             for seat, cards in (data.get("hands") or {}).items():
                 for code in cards:
-                    history[code] = f"was dealt to {seat_name(names, seat)}"
+                    history[code] = gettext("was dealt to %(name)s") % {"name": seat_name(names, seat)}
                     holder[code] = str(seat)
         elif kind == "CardDrawn" and data.get("card"):
-            where = "the discard pile" if data.get("source") == "discard" else "the stock"
-            history[data["card"]] = f"was taken from {where} by {who} in turn {turn}"
+            if data.get("source") == "discard":
+                taken = gettext("was taken from the discard pile by %(name)s in turn %(turn)s")
+            else:
+                taken = gettext("was taken from the stock by %(name)s in turn %(turn)s")
+            history[data["card"]] = taken % {"name": who, "turn": turn}
+            on_pile.discard(data["card"])
             holder[data["card"]] = str(data.get("seat"))
         elif kind == "CardDiscarded":
             if data.get("card"):
-                history[data["card"]] = f"was already discarded by {who} in turn {turn}"
+                said = gettext("was already discarded by %(name)s in turn %(turn)s")
+                history[data["card"]] = said % {"name": who, "turn": turn}
+                on_pile.add(data["card"])
                 holder.pop(data["card"], None)
             turn += 1
         elif kind == "Knocked":
             if data.get("card"):
-                history[data["card"]] = f"was {who}'s knock discard in turn {turn}"
+                said = gettext("was %(name)s's knock discard in turn %(turn)s")
+                history[data["card"]] = said % {"name": who, "turn": turn}
                 holder.pop(data["card"], None)
             elif not data.get("lay_down"):
                 unseen_knocker = str(data.get("seat"))
             turn += 1
         elif kind == "StockRestocked":
-            for code, text in list(history.items()):
-                if text.startswith("was already discarded") or text.startswith("is the upcard"):
-                    history[code] = f"went back into the stock when {who} restocked in turn {turn}"
+            for code in on_pile:
+                said = gettext("went back into the stock when %(name)s restocked in turn %(turn)s")
+                history[code] = said % {"name": who, "turn": turn}
+            on_pile.clear()
         elif kind == "HandRevealed":
             cards = data.get("cards") or ()
             for code in cards:
-                history[code] = f"was shown in {who}'s revealed hand"
+                history[code] = gettext("was shown in %(name)s's revealed hand") % {"name": who}
             if str(data.get("seat")) == unseen_knocker:
                 # The known card the knocker's hand lacks is the face-down discard (engine.physical).
                 for code, seat in holder.items():
                     if seat == unseen_knocker and code not in cards:
-                        history[code] = f"was {who}'s face-down knock discard"
+                        history[code] = gettext("was %(name)s's face-down knock discard") % {"name": who}
     return history

@@ -12,6 +12,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 import engine
 from engine.cards import ALL_CARDS
@@ -53,20 +54,28 @@ def _picker(codes: list[str]) -> list[dict[str, Any]]:
 def _headline(v: engine.View, names: list[str]) -> str:
     due = v.due[0] if v.due else None
     if v.status == "finished":
-        return "The game is over."
+        return gettext("The game is over.")
     if v.status == "abandoned":
-        return "The game was abandoned."
+        return gettext("The game was abandoned.")
     if due is None:
         return ""
     if due.kind == "deal":
-        return f"Hand {due.hand_number}: {names[due.dealer or 0]} deals {due.cards_each} cards each."
+        return gettext("Hand %(hand)s: %(dealer)s deals %(cards)s cards each.") % {
+            "hand": due.hand_number,
+            "dealer": names[due.dealer or 0],
+            "cards": due.cards_each,
+        }
     if due.kind == "move":
-        doing = {"offer": "to take or pass the upcard", "draw": "to draw", "discard": "to discard or knock"}
-        return f"{names[due.seat or 0]} {doing.get(due.phase or '', 'to play')}."
+        doing = {
+            "offer": gettext("%(name)s to take or pass the upcard."),
+            "draw": gettext("%(name)s to draw."),
+            "discard": gettext("%(name)s to discard or knock."),
+        }
+        return doing.get(due.phase or "", gettext("%(name)s to play.")) % {"name": names[due.seat or 0]}
     if due.kind == "reveal":
-        return "Showdown: enter each hand as it is shown."
+        return gettext("Showdown: enter each hand as it is shown.")
     if due.kind == "reentry":
-        return f"{names[due.seat or 0]} decides whether to re-enter."
+        return gettext("%(name)s decides whether to re-enter.") % {"name": names[due.seat or 0]}
     return ""
 
 

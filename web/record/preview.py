@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 import engine
 from engine.arrangement import MAX_HAND, best_arrangement
@@ -38,7 +39,7 @@ def preview(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
     if isinstance(target, HttpResponse):
         return target
     if target.game is None or target.game.mode != "physical":
-        raise Http404("Nothing to preview here.")
+        raise Http404(gettext("Nothing to preview here."))
     context = {"target": target, **preview_context(target.game, request.GET)}
     return render(request, "record/_preview.html", context)
 
@@ -62,7 +63,7 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     raw = query.get("seat", "")
     seat = int(raw) if is_number(raw) else -1
     if state.status != "showdown" or hand is None or not 0 <= seat < len(names):
-        return {"problem": "No showdown is going on for that player."}
+        return {"problem": gettext("No showdown is going on for that player.")}
     try:
         codes = parse_cards(query.get("cards", ""), query.getlist("picked"))
     except PageRefusal as exc:
@@ -74,7 +75,8 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     if len(codes) > min(size + 1, MAX_HAND):
         # One card too many is still arranged (the engine then says what is wrong); more is
         # refused here, before any search: its work grows with every card.
-        return {"problem": f"{names[seat]} holds {size} cards: {len(codes)} is more than that hand can hold."}
+        problem = gettext("%(name)s holds %(size)s cards: %(count)s is more than that hand can hold.")
+        return {"problem": problem % {"name": names[seat], "size": size, "count": len(codes)}}
     rs = state.ruleset
     cards = [Card.parse(code) for code in codes]
     if len(set(codes)) == len(codes):
@@ -117,7 +119,8 @@ def _arrange(base: dict[str, Any], cards: list[Card], seat: int, hand: HandState
         )
         defence = best_defence(cards, melds, rs)
         base["layoffs"] = [
-            f"{card_text(layoff.card)} onto {cards_text([c.code for c in melds[i].cards])}"
+            gettext("%(card)s onto %(meld)s")
+            % {"card": card_text(layoff.card), "meld": cards_text([c.code for c in melds[i].cards])}
             for layoff in defence.layoffs
             for i in (layoff.meld_index,)
         ]

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from games import store
 from games.access import GameAccess, access_for
@@ -49,17 +50,20 @@ def _signed_in(request: HttpRequest) -> HttpResponse | None:
 def _table_target(request: HttpRequest, table_id: int) -> Target:
     table = table_with_round(table_id)
     if table is None:
-        raise Http404(f"There is no table {table_id}.")
+        raise Http404(gettext("There is no table %(table)s.") % {"table": table_id})
     tournament = table.round.tournament
     url = reverse("table-record", args=[table.pk])
-    title = f"Table {table.number} · round {table.round.number}"
+    title = gettext("Table %(table)s · round %(round)s") % {
+        "table": table.number,
+        "round": table.round.number,
+    }
     target = Target(None, title, url, heading=f"{tournament.name} — {tournament.club.name}")
     if table.round.status == "draft" or table.game_id is None:
         require_recorder(request.user, tournament.club_id)
-        target.not_ready = (
-            f"Round {table.round.number} is not published yet. Its tables get their games when "
+        target.not_ready = gettext(
+            "Round %(round)s is not published yet. Its tables get their games when "
             "the director publishes the round; then this page records the game at this table."
-        )
+        ) % {"round": table.round.number}
         return target
     game = store.read_game(table.game_id)
     if game is None:  # pragma: no cover - the foreign key keeps the game
@@ -73,14 +77,18 @@ def _table_target(request: HttpRequest, table_id: int) -> Target:
 def _game_target(request: HttpRequest, game_id: int) -> Target | HttpResponse:
     game = store.read_game(game_id)
     if game is None:
-        raise Http404(f"There is no game {game_id}.")
+        raise Http404(gettext("There is no game %(game)s.") % {"game": game_id})
     table = table_of_game(game.pk)
     if table is not None:
         return HttpResponseRedirect(reverse("table-record", args=[table.pk]))
     access = access_for(request.user, game, for_action="record")
     names = " · ".join(seat["name"] for seat in game.seats)
     return Target(
-        game, f"Game {game.pk}", reverse("game-record", args=[game.pk]), heading=names, access=access
+        game,
+        gettext("Game %(game)s") % {"game": game.pk},
+        reverse("game-record", args=[game.pk]),
+        heading=names,
+        access=access,
     )
 
 
