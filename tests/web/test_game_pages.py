@@ -13,6 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 import engine
+from engine.bots import get_bot
 from engine.scoring import score_counts
 from games import store
 from games.models import Game
@@ -374,3 +375,72 @@ def test_every_demo_game_has_a_page(settings: Any, capsys: pytest.CaptureFixture
             assert "How it was settled" in html or "Score sheet" in html
     waiting = Game.objects.get(mode="digital", status="playing")
     assert signed_in(alice).get(f"/games/{waiting.pk}/play").status_code == 200
+
+
+def _until_ann_may_knock(game: Game, owner: Any) -> engine.Knock:
+    """Play both seats greedily (seat 1 never knocks) until Ann, at seat 0, may knock;
+    her first knock then."""
+    from games import services
+
+    rng = random.Random(7)
+    for _ in range(600):
+        fresh = Game.objects.get(pk=game.pk)
+        state = store.load_state(fresh)
+        seat = engine.view(state, 0).to_move
+        view = engine.view(state, seat)
+        knocks = [c for c in view.legal_commands if isinstance(c, engine.Knock) and c.card is not None]
+        if seat == 0 and knocks:
+            return knocks[0]
+        command = get_bot("greedy")(view, rng)
+        if isinstance(command, engine.Knock):  # nobody knocks on the way
+            command = (
+                engine.Discard(seat, command.card) if command.card is not None else view.legal_commands[0]
+            )
+        services.submit_command(
+            game=fresh,
+            command=engine.command_to_dict(command),
+            actor=owner,
+            source=services.Source.API,
+            expected_version=fresh.version,
+        )
+    raise AssertionError("Ann never could knock")
+
+
+@pytest.mark.django_db
+def test_a_knock_is_asked_once_more_before_it_is_sent(owner: Any, ann: Any, bob: Any) -> None:
+    """Issue 27 §6: a digital knock ends the hand for everyone, so the play page asks."""
+    from games.services import SeatSpec
+    from tests.support.games import new_game
+
+    game = new_game(owner, [SeatSpec(user_id=ann.pk), SeatSpec(user_id=bob.pk)], first_dealer=1).game
+    knock = _until_ann_may_knock(game, owner)
+    assert knock.card is not None
+    client, version = signed_in(ann), Game.objects.get(pk=game.pk).version
+    move = f"Knock:{knock.card.code}"
+    asked = client.post(f"/games/{game.pk}/play", {"move": move, "version": version, "idempotency_key": "k1"})
+    html = asked.content.decode()
+    assert asked.status_code == 200 and 'id="act-knock-confirm"' in html
+    assert "face down?" in html and 'name="confirmed" value="yes"' in html
+    assert Game.objects.get(pk=game.pk).version == version  # nothing sent yet
+    sent = client.post(
+        f"/games/{game.pk}/play",
+        {"move": move, "version": version, "confirmed": "yes", "idempotency_key": "k2"},
+    )
+    assert sent.status_code == 302 and Game.objects.get(pk=game.pk).version > version
+    # Bob's page now says at the top that Ann knocked
+    page = signed_in(bob).get(f"/games/{game.pk}/play").content.decode()
+    news = page.index('id="knock-news"')
+    assert "ann knocked and ended hand 1." in page, page[news : news + 300]
+    assert news < page.index('class="showdown"')
+    assert 'id="knock-news"' not in signed_in(ann).get(f"/games/{game.pk}/play").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_knock_not_open_is_refused_not_asked(owner: Any, ann: Any, bob: Any) -> None:
+    from games.services import SeatSpec
+    from tests.support.games import new_game
+
+    game = new_game(owner, [SeatSpec(user_id=ann.pk), SeatSpec(user_id=bob.pk)], first_dealer=1).game
+    version = Game.objects.get(pk=game.pk).version
+    refused = signed_in(ann).post(f"/games/{game.pk}/play", {"move": "Knock:AS", "version": version})
+    assert refused.status_code == 400 and 'id="act-knock-confirm"' not in refused.content.decode()

@@ -31,6 +31,10 @@ def act(page: Any) -> str:
     if page.locator("#act-knock").count():
         page.keyboard.press("k")  # K focuses the first knock button
         page.keyboard.press("Enter")
+        # a knock is asked once more; the confirmation takes the keyboard's focus
+        page.wait_for_selector("#act-knock-confirm:focus")
+        shoot(page, "play-knock-confirm")
+        page.keyboard.press("Enter")
         done = "knock"
     elif page.locator("#act-stock").count():
         page.keyboard.press("s")

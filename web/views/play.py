@@ -191,6 +191,11 @@ def play_context(game: Game, seat: int, state: GameState, *, error: str | None =
     if view.last_hand is not None:
         last = replay.showdown(view.last_hand, state.ruleset, names)
     over = view.status in services.FINAL_STATUSES
+    # another player's knock ended the last hand: said at the top, where the player looks
+    knocked = None
+    if last is not None and view.last_hand is not None and view.last_hand.get("knocker") not in (None, seat):
+        knocker = int(view.last_hand["knocker"])
+        knocked = {"name": names[knocker], "hand": last.hand_number, "bot": bool(state.seats[knocker].bot)}
     waiting = not over and view.to_move != seat
     return {
         "game": game,
@@ -204,6 +209,7 @@ def play_context(game: Game, seat: int, state: GameState, *, error: str | None =
         "table": replay.table(state, seat, live_hand=live_hand(state)),
         "hide_own": True,
         "showdown": last,
+        "knocked": knocked,
         "over": over,
         "polling": waiting,
         "poll_every": POLL_EVERY,
@@ -227,6 +233,10 @@ def play_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def _play_move(request: HttpRequest, game: Game, access: GameAccess, seats: list[int]) -> HttpResponse:
     state = store.load_state(game)
     seat = _seat(seats, state)
+    confirm = _knock_to_confirm(request, state, seat)
+    if confirm is not None:  # a knock ends the hand for everyone: asked once more, nothing sent
+        context = {**play_context(game, seat, state), "confirm": confirm}
+        return render(request, "games/_play.html" if _is_htmx(request) else "games/play.html", context)
     error = _submit(request, game, access, seat, state)
     if error is None and not _is_htmx(request):
         return redirect("game-play", game_id=game.pk)
@@ -236,6 +246,24 @@ def _play_move(request: HttpRequest, game: Game, access: GameAccess, seats: list
     if _is_htmx(request):
         return render(request, "games/_play.html", context)
     return render(request, "games/play.html", context, status=400)
+
+
+def _knock_to_confirm(request: HttpRequest, state: GameState, seat: int) -> dict[str, Any] | None:
+    """A knock (or a rum laid down) the player may make but has not confirmed: what the
+    confirmation says (the card discarded face down and the deadwood it leaves)."""
+    move = str(request.POST.get("move", ""))
+    if request.POST.get("confirmed") == "yes" or not (move.startswith("Knock:") or move == "LayDown"):
+        return None
+    command = parse_move(move, seat)
+    view = engine.view(state, seat)
+    if not isinstance(command, engine.Knock) or command not in view.legal_commands:
+        return None  # refused as any other move is
+    left = tuple(card for card in view.hand or () if card != command.card)
+    return {
+        "move": move,
+        "card": command.card.code if command.card is not None else None,
+        "deadwood": engine.best_arrangement(left, state.ruleset).deadwood,
+    }
 
 
 def _is_htmx(request: HttpRequest) -> bool:

@@ -15,7 +15,9 @@
   // After the table is swapped in, keep the keyboard where the player can act.
   document.body.addEventListener("htmx:afterSwap", function () {
     if (document.activeElement && document.activeElement !== document.body) return;
-    var next = document.querySelector("#play [data-first], #play .card-button");
+    // a question asked (the knock's confirmation) first, else the first move or card
+    var next = document.querySelector("#play [data-focus]") ||
+      document.querySelector("#play [data-first], #play .card-button");
     if (next) next.focus();
   });
 })();
