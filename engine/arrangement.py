@@ -296,7 +296,7 @@ def best_discard(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Card, Arrange
             best = min(best, (value, -_discard_preference(card.index), card.index))
         index = best[2]
     else:
-        index = _natural_discard(hand)
+        index = _natural_discard(hand)[1]
     return ALL_CARDS[index], arrange_mask(hand ^ _MASKS[index], ruleset.joker_value)
 
 
@@ -335,6 +335,54 @@ def arrange_mask(hand: int, joker_value: int) -> Arrangement:
         return _lazy(hand, sets, key >> 12)
     table = _RUN_DW
     return _lazy(hand, 0, table[c] + table[d] + table[h] + table[s])
+
+
+def mask_deadwood(hand: int, joker_value: int) -> int:
+    """Engine-internal, for bots' lean simulators: the least deadwood of a hand mask the
+    caller built itself (no checks; any number of cards), as :func:`deadwood`.
+
+    >>> from engine.cards import cards_to_mask, parse_cards
+    >>> mask_deadwood(cards_to_mask(parse_cards("6H 6D 6C 7C 8C 2H 7S")), 25)
+    21
+    """
+    if hand >> 52:
+        return _search(hand, joker_value)[0] >> 12
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    table = _RUN_DW
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    if not triples:
+        return table[c] + table[d] + table[h] + table[s]
+    best = INF
+    for sets in _set_choices(hand, triples):
+        rest = hand ^ sets
+        value = table[rest & 8191] + table[rest >> 13 & 8191] + table[rest >> 26 & 8191] + table[rest >> 39]
+        if value < best:
+            best = value
+    return best
+
+
+def mask_discard(hand: int, joker_value: int) -> tuple[int, int]:
+    """Engine-internal, for bots' lean simulators: ``(deadwood left, card index)`` of the
+    best discard from a hand mask (no checks), the discard :func:`best_discard` chooses.
+
+    >>> from engine.cards import cards_to_mask, parse_cards
+    >>> mask_discard(cards_to_mask(parse_cards("2S AC 2C AD 2D 3D 4D 5D AH 2H 3H")), 25)
+    (0, 28)
+    """
+    if hand >> 52:
+        best = (INF, 0, 0)
+        rest = hand
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            index = bit.bit_length() - 1
+            value = _search(hand ^ bit, joker_value)[0] >> 12
+            best = min(best, (value, -_discard_preference(index), index))
+        return best[0], best[2]
+    return _natural_discard(hand)
 
 
 def _discard_preference(index: int) -> int:
@@ -382,8 +430,8 @@ def _natural_sets(hand: int, triples: int) -> tuple[int, int]:
     return best_key, best_sets
 
 
-def _natural_discard(hand: int) -> int:
-    """Index of the best discard of a hand without jokers.
+def _natural_discard(hand: int) -> tuple[int, int]:
+    """(Deadwood left, index) of the best discard of a hand without jokers.
 
     Exact: every (set choice, discard) pair is covered, because the best
     arrangement of the hand minus a card is one of the hand's set choices with that
@@ -410,7 +458,7 @@ def _natural_discard(hand: int) -> int:
         value = table[c] + table[d] + table[h] + table[s] - (drop >> 6) + _DROP_OFFSET
         if value < best_value or (value == best_value and drop & 63 > best_drop & 63):
             best_value, best_drop = value, drop
-    return (best_drop & 3) * 13 + (best_drop >> 2 & 15)
+    return best_value, (best_drop & 3) * 13 + (best_drop >> 2 & 15)
 
 
 _DROP_OFFSET = 1024

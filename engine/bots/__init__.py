@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
+from engine.bots.expert import expert_bot, steady_bot
 from engine.bots.greedy import greedy_bot
 from engine.bots.uniform import random_bot
 from engine.commands import Command
@@ -28,6 +29,8 @@ Bot = Callable[[View, Random], Command]
 BOTS: dict[str, Bot] = {
     "random": random_bot,
     "greedy": greedy_bot,
+    "steady": steady_bot,
+    "expert": expert_bot,
 }
 
 
@@ -39,4 +42,4 @@ def get_bot(name: str) -> Bot:
         raise KeyError(f"no bot {name!r}; bots: {', '.join(sorted(BOTS))}") from None
 
 
-__all__ = ["BOTS", "Bot", "get_bot", "greedy_bot", "random_bot"]
+__all__ = ["BOTS", "Bot", "expert_bot", "get_bot", "greedy_bot", "random_bot", "steady_bot"]
