@@ -34,6 +34,11 @@ BOTS: dict[str, Bot] = {
 }
 
 
+# The levels a player chooses between, weakest first: each plays as a registered bot
+# (docs/playing.md). Pages word them; the game stores the bot's name.
+LEVELS: dict[str, str] = {"easy": "greedy", "normal": "steady", "expert": "expert"}
+
+
 def get_bot(name: str) -> Bot:
     """The bot registered as ``name``; ``KeyError`` naming the known bots otherwise."""
     try:
@@ -42,4 +47,4 @@ def get_bot(name: str) -> Bot:
         raise KeyError(f"no bot {name!r}; bots: {', '.join(sorted(BOTS))}") from None
 
 
-__all__ = ["BOTS", "Bot", "expert_bot", "get_bot", "greedy_bot", "random_bot", "steady_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "expert_bot", "get_bot", "greedy_bot", "random_bot", "steady_bot"]

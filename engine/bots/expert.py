@@ -22,6 +22,7 @@ card bitmasks with the lean simulator (:func:`~engine.arrangement.mask_deadwood`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
@@ -56,13 +57,28 @@ NOW_WEIGHT = 0.25  # weight of the deadwood left now beside the deadwood expecte
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """How hard a bot thinks: ``samples`` opponent hands (0: no opponent model)."""
+    """How a bot plays: ``samples`` opponent hands (0: no opponent model, knocks at
+    :data:`STEADY_KNOCK`), ``margin`` scales :data:`EXPERT_MARGIN`, ``danger`` and
+    ``now`` weigh a discard's worth to the next player and the deadwood it leaves now."""
 
     samples: int
+    margin: float = 1.0
+    danger: float = DANGER_WEIGHT
+    now: float = NOW_WEIGHT
+    take_gain: int = 1000  # take an unmelding discard that saves this much deadwood
 
 
 STEADY = Style(samples=0)
 EXPERT = Style(samples=24)
+
+
+def playing(style: Style) -> Callable[[View, Random], Command]:
+    """A bot that plays in ``style`` (for benchmarks trying styles out)."""
+
+    def bot(view: View, rng: Random) -> Command:
+        return _play(view, rng, style)
+
+    return bot
 
 
 def steady_bot(view: View, rng: Random) -> Command:
@@ -106,7 +122,7 @@ def _draw(
             melds = after < mask_deadwood(kept ^ bit, jv) + top.value
             limit = rs.knock_max_deadwood
             knockable = after <= (STEADY_KNOCK[rs.scoring] if limit is None else limit)
-            if melds or (knockable and top.value <= 3):
+            if melds or (knockable and top.value <= 3) or now - after >= style.take_gain:
                 return DrawFromDiscard(seat)
     return DrawFromStock(seat) if DrawFromStock in kinds else PassUpcard(seat)
 
@@ -139,9 +155,9 @@ def _discard_or_knock(view: View, reading: Reading, rs: RuleSet, style: Style, r
         future = 0.0
         for card in unseen:
             future += mask_discard(rest | 1 << card, jv)[0]
-        score = future / max(1, len(unseen)) + NOW_WEIGHT * now
-        if samples and nxt is not None:
-            score += DANGER_WEIGHT * _worth_to(samples, nxt, index, jv)
+        score = future / max(1, len(unseen)) + style.now * now
+        if samples and nxt is not None and style.danger:
+            score += style.danger * _worth_to(samples, nxt, index, jv)
         key = (score, -CARD_VALUES[index], command)
         if best is None or key[:2] < best[:2]:
             best = key
@@ -186,7 +202,7 @@ def _should_knock(
     gain = sum(_knock_value(view, reading, rs, kept, left, guess) for guess in samples) / len(samples)
     deal_stock = rs.deck_size - sum(reading.sizes) - 1
     progress = min(1.0, view.stock_size / max(1, deal_stock))
-    return gain > EXPERT_MARGIN[rs.scoring] * progress
+    return gain > EXPERT_MARGIN[rs.scoring] * style.margin * progress
 
 
 def _knock_value(
@@ -260,4 +276,4 @@ def _extensions(melded: int, hand: int) -> int:
     return out
 
 
-__all__ = ["EXPERT", "STEADY", "Style", "expert_bot", "steady_bot"]
+__all__ = ["EXPERT", "STEADY", "Style", "expert_bot", "playing", "steady_bot"]

@@ -82,7 +82,7 @@ def test_a_player_plays_a_whole_hand_against_bots(
 ) -> None:
     sign_in(page, live_server.url, ann)
     game = start_practice(page, live_server, preset, bots)
-    assert [seat["bot"] for seat in game.seats] == [None] + ["greedy"] * int(bots)
+    assert [seat["bot"] for seat in game.seats] == [None] + ["steady"] * int(bots)  # the normal level
     assert page.locator("#status-line").inner_text().startswith("Your turn")
     # Only legal moves are offered: before drawing, no card can be discarded.
     assert page.locator("#play button.card-button").count() == 0
