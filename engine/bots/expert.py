@@ -7,8 +7,9 @@ card bitmasks with the lean simulator (:func:`~engine.arrangement.mask_deadwood`
 - Draw: take the discard only when it goes into a meld and leaves less deadwood (or
   lets the seat knock at once); otherwise draw from the stock.
 - Discard: the card whose loss leaves the least deadwood expected after the next stock
-  draw (every unseen card equally likely), then the least deadwood now; ``expert`` also
-  weighs what the card is worth to the next player, in its sampled hands.
+  draw (every unseen card equally likely), then the least deadwood now; ``expert``
+  weighs the deadwood left now the more, the likelier an opponent can knock already
+  (in its sampled hands), to be caught short less often.
 - Knock: ``steady`` knocks at a fixed deadwood per rule set (:data:`STEADY_KNOCK`);
   ``expert`` samples the opponents' hands from the unseen cards and the public moves
   (cards that go with what a player took are likelier, with what it let go less so),
@@ -16,7 +17,8 @@ card bitmasks with the lean simulator (:func:`~engine.arrangement.mask_deadwood`
   (:func:`~engine.scoring.score_counts`: penalty, rum, undercut and gin bonuses,
   knock-rami's -10; in gin after the opponents' layoffs) and knocks when the expected
   gain clears the preset's margin (:data:`EXPERT_MARGIN`), which shrinks as the stock
-  does. In knock-rami it weighs its own elimination.
+  does; in gin, where the opponent may knock first, it knocks unless the knock is
+  expected to lose. In knock-rami it weighs its own elimination.
 - A hoyle rum is laid down, a hand without deadwood knocks; knock-rami: re-enters.
 """
 
@@ -46,30 +48,28 @@ from engine.rules import RuleSet
 from engine.scoring import score_counts
 from engine.visibility import View
 
-# steady: knock at this deadwood or less (no knock limit: the rule set's otherwise).
+# steady: knock at this deadwood or less (at the knock limit, when the rule set has one).
 STEADY_KNOCK = {"settlement": 10, "cumulative": 12, "gin": 10}
 # expert: knock when the expected gain of knocking now, in points, is above this margin
 # (at the start of a hand; it falls to zero as the stock runs out).
-EXPERT_MARGIN = {"settlement": 4.0, "cumulative": 3.0, "gin": 6.0}
-DANGER_WEIGHT = 0.5  # deadwood points a discard's expected worth to the next player costs
+EXPERT_MARGIN = {"settlement": 4.0, "cumulative": 3.0, "gin": -3.0}
 NOW_WEIGHT = 0.25  # weight of the deadwood left now beside the deadwood expected next turn
 
 
 @dataclass(frozen=True, slots=True)
 class Style:
     """How a bot plays: ``samples`` opponent hands (0: no opponent model, knocks at
-    :data:`STEADY_KNOCK`), ``margin`` scales :data:`EXPERT_MARGIN`, ``danger`` and
-    ``now`` weigh a discard's worth to the next player and the deadwood it leaves now."""
+    :data:`STEADY_KNOCK`), ``margin`` scales :data:`EXPERT_MARGIN`, ``now`` weighs the
+    deadwood a discard leaves now and ``threat`` adds to it when an opponent is ready."""
 
     samples: int
     margin: float = 1.0
-    danger: float = DANGER_WEIGHT
     now: float = NOW_WEIGHT
-    take_gain: int = 1000  # take an unmelding discard that saves this much deadwood
+    threat: float = 0.0  # added to ``now`` times the chance an opponent can knock already
 
 
 STEADY = Style(samples=0)
-EXPERT = Style(samples=24)
+EXPERT = Style(samples=16, threat=3.0)
 
 
 def playing(style: Style) -> Callable[[View, Random], Command]:
@@ -122,7 +122,7 @@ def _draw(
             melds = after < mask_deadwood(kept ^ bit, jv) + top.value
             limit = rs.knock_max_deadwood
             knockable = after <= (STEADY_KNOCK[rs.scoring] if limit is None else limit)
-            if melds or (knockable and top.value <= 3) or now - after >= style.take_gain:
+            if melds or (knockable and top.value <= 3):
                 return DrawFromDiscard(seat)
     return DrawFromStock(seat) if DrawFromStock in kinds else PassUpcard(seat)
 
@@ -140,13 +140,16 @@ def _discard_or_knock(view: View, reading: Reading, rs: RuleSet, style: Style, r
     if knocks:
         knock = min(knocks, key=lambda c: (mask_deadwood(hand ^ 1 << c.card.index, jv), -c.card.index))  # type: ignore[union-attr]
         assert knock.card is not None
-        left = mask_deadwood(hand ^ 1 << knock.card.index, jv)
-        if left == 0 or _should_knock(view, reading, rs, style, samples, hand ^ 1 << knock.card.index, left):
+        kept = hand ^ 1 << knock.card.index
+        left = mask_deadwood(kept, jv)
+        if left == 0 or _should_knock(view, reading, rs, style, samples, kept, left):
             return knock
     if not discards:
         return knocks[0] if knocks else legal[0]
-    nxt = _next_player(view, reading)
     unseen = reading.unseen_cards
+    now_weight = style.now
+    if samples and style.threat:
+        now_weight += style.threat * _knock_ready(samples, rs)
     best: tuple[float, int, Discard] | None = None
     for command in discards:
         index = command.card.index
@@ -155,9 +158,7 @@ def _discard_or_knock(view: View, reading: Reading, rs: RuleSet, style: Style, r
         future = 0.0
         for card in unseen:
             future += mask_discard(rest | 1 << card, jv)[0]
-        score = future / max(1, len(unseen)) + style.now * now
-        if samples and nxt is not None and style.danger:
-            score += style.danger * _worth_to(samples, nxt, index, jv)
+        score = future / max(1, len(unseen)) + now_weight * now
         key = (score, -CARD_VALUES[index], command)
         if best is None or key[:2] < best[:2]:
             best = key
@@ -165,26 +166,15 @@ def _discard_or_knock(view: View, reading: Reading, rs: RuleSet, style: Style, r
     return best[2]
 
 
-def _next_player(view: View, reading: Reading) -> int | None:
-    seats = len(reading.sizes)
-    for step in range(1, seats):
-        seat = (reading.seat + step) % seats
-        if seat in reading.opponents:
-            return seat
-    return None
-
-
-def _worth_to(samples: list[dict[int, int]], seat: int, index: int, jv: int) -> float:
-    """The deadwood ``seat`` would save on average by taking card ``index``."""
-    bit = 1 << index
-    saved = 0
+def _knock_ready(samples: list[dict[int, int]], rs: RuleSet) -> float:
+    """The share of sampled tables where some opponent could knock with its hand now."""
+    limit = rs.knock_max_deadwood
+    at = STEADY_KNOCK[rs.scoring] if limit is None else limit
+    ready = 0
     for guess in samples:
-        hand = guess[seat]
-        before = mask_deadwood(hand, jv)
-        after, out = mask_discard(hand | bit, jv)
-        if out != index and after < before:
-            saved += before - after
-    return saved / len(samples)
+        if any(mask_deadwood(hand, rs.joker_value) <= at for hand in guess.values()):
+            ready += 1
+    return ready / len(samples)
 
 
 def _should_knock(

@@ -190,3 +190,17 @@ def test_best_defence_matches_brute_force_with_jokers(
     showdown: tuple[tuple[Card, ...], tuple[Meld, ...]],
 ) -> None:
     check_defence(*showdown, "rami")
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(14, jokers=True))
+def test_the_bots_mask_paths_agree_with_deadwood_and_best_discard(cards: tuple[Card, ...]) -> None:
+    """``mask_deadwood`` and ``mask_discard`` (the bots' lean simulator) are exact."""
+    from engine.arrangement import mask_deadwood, mask_discard
+    from engine.cards import cards_to_mask
+
+    mask = cards_to_mask(cards)
+    assert mask_deadwood(mask, RAMI.joker_value) == deadwood(cards, RAMI)
+    if len(cards) >= 2:
+        card, rest = best_discard(cards, RAMI)
+        assert mask_discard(mask, RAMI.joker_value) == (rest.deadwood, card.index)
