@@ -52,7 +52,7 @@ from engine.visibility import View
 STEADY_KNOCK = {"settlement": 10, "cumulative": 12, "gin": 10}
 # expert: knock when the expected gain of knocking now, in points, is above this margin
 # (at the start of a hand; it falls to zero as the stock runs out).
-EXPERT_MARGIN = {"settlement": 4.0, "cumulative": 3.0, "gin": -3.0}
+EXPERT_MARGIN = {"settlement": 4.0, "cumulative": 3.0, "gin": 60.0}
 NOW_WEIGHT = 0.25  # weight of the deadwood left now beside the deadwood expected next turn
 
 

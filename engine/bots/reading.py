@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from random import Random
 
+from engine.arrangement import mask_deadwood, mask_discard
 from engine.state import DISCARDED, PASS, PILE, STOCK
 from engine.visibility import View
 
@@ -67,6 +68,8 @@ class Reading:
     taken: tuple[int, ...]
     shunned: tuple[int, ...]
     unseen: int
+    draws: tuple[int, ...] = ()  # cards each seat has drawn this hand
+    joker_value: int = 25
 
     @property
     def unseen_cards(self) -> list[int]:
@@ -86,7 +89,10 @@ def read(view: View) -> Reading:
     known = [0] * seats
     taken = [0] * seats
     shunned = [0] * seats
+    draws = [0] * seats
     for move in view.moves:
+        if move.action in (PILE, STOCK):
+            draws[move.seat] += 1
         if move.card is None:
             continue
         bit = 1 << move.card.index
@@ -113,6 +119,8 @@ def read(view: View) -> Reading:
         taken=tuple(taken),
         shunned=tuple(shunned),
         unseen=deck & ~hand & ~pile & ~held,
+        draws=tuple(draws),
+        joker_value=view.ruleset.joker_value,
     )
 
 
@@ -133,10 +141,41 @@ def weights(reading: Reading, seat: int, cards: list[int]) -> list[float]:
     return out
 
 
+MAX_IMPROVEMENTS = 8
+
+
+def _improved(reading: Reading, seat: int, mask: int, free: set[int], cards: list[int], rng: Random) -> int:
+    steps = min(reading.draws[seat] if reading.draws else 0, MAX_IMPROVEMENTS)
+    if not steps or not free:
+        return mask
+    position = {card: i for i, card in enumerate(cards)}
+    pool = sorted(free)
+    jv = reading.joker_value
+    known = reading.known[seat]
+    for _ in range(steps):
+        i = pool[rng.randrange(len(pool))]
+        if i not in free:
+            continue
+        card = cards[i]
+        before = mask_deadwood(mask, jv)
+        after, out = mask_discard(mask | 1 << card, jv)
+        if out == card or after >= before or known >> out & 1:
+            continue
+        mask = (mask | 1 << card) ^ (1 << out)
+        free.discard(i)
+        if out in position:
+            free.add(position[out])
+            pool.append(position[out])
+    return mask
+
+
 def sample_hands(reading: Reading, rng: Random, count: int) -> list[dict[int, int]]:
     """``count`` guesses of every opponent's hand (seat -> mask): its known cards and as
     many unseen ones as it holds, drawn without replacement by the weights above
-    (Efraimidis-Spirakis keys), seat after seat."""
+    (Efraimidis-Spirakis keys), seat after seat. A player improves its hand as it draws,
+    so each guess is then improved as many times as the seat has drawn (at most
+    :data:`MAX_IMPROVEMENTS`): an unseen card comes in when it lowers the deadwood, the
+    best discard goes out (never a card the seat is known to hold)."""
     cards = reading.unseen_cards
     per_seat = {seat: weights(reading, seat, cards) for seat in reading.opponents}
     samples = []
@@ -154,6 +193,7 @@ def sample_hands(reading: Reading, rng: Random, count: int) -> list[dict[int, in
                 for _, i in keyed[-need:] if need <= len(keyed) else keyed:
                     mask |= 1 << cards[i]
                     free.discard(i)
+                mask = _improved(reading, seat, mask, free, cards, rng)
             guess[seat] = mask
         samples.append(guess)
     return samples

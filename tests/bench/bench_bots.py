@@ -17,7 +17,9 @@ engine as referee (``decide``/``apply``, each bot fed its seat's ``view``). Per 
   ``open-spiel`` is installed (``pip install -e '.[bench]'``; skipped with a message
   otherwise): OpenSpiel's bot is fed a mirror of the engine's game.
 
-Decision time: p50 and p99 of every decision of the level, across all matches.
+Decision time: p50 and p99 of every decision of the level, across all matches, in wall
+time and in the thread's CPU time (on a shared machine the wall time includes waiting
+for a core).
 """
 
 from __future__ import annotations
@@ -52,19 +54,29 @@ from engine.state import GameState
 from engine.visibility import View
 
 Player = Callable[[View, random.Random], Command]
-TIMES: dict[str, list[float]] = {}
+TIMES: dict[str, list[float]] = {}  # wall seconds per decision
+CPU: dict[str, list[float]] = {}  # the thread's CPU seconds per decision (the machine is shared)
 
 
 def timed(name: str, bot: Player) -> Player:
     times = TIMES.setdefault(name, [])
+    cpu = CPU.setdefault(name, [])
 
     def play(v: View, rng: random.Random) -> Command:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         command = bot(v, rng)
+        cpu.append(time.thread_time() - start_cpu)
         times.append(time.perf_counter() - start)
         return command
 
     return play
+
+
+def percentiles(values: list[float]) -> str:
+    ordered = sorted(values)
+    p50 = ordered[len(ordered) // 2] * 1000
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
+    return f"p50 {p50:.2f} ms, p99 {p99:.2f} ms"
 
 
 def interval(values: list[float]) -> tuple[float, float, float]:
@@ -325,10 +337,10 @@ def main() -> None:
                 )
     for level, times in TIMES.items():
         if times:
-            ordered = sorted(times)
-            p50 = ordered[len(ordered) // 2] * 1000
-            p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
-            print(f"decision time {level:8}: p50 {p50:.2f} ms, p99 {p99:.2f} ms over {len(times)} decisions")
+            print(
+                f"decision time {level:8}: wall {percentiles(times)}; CPU {percentiles(CPU[level])} "
+                f"over {len(times)} decisions"
+            )
 
 
 if __name__ == "__main__":
