@@ -285,10 +285,39 @@ def best_discard(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Card, Arrange
     >>> str(card), rest.deadwood
     ('3H', 0)
     """
-    cards = tuple(cards)
-    hand = _hand_mask(cards, ruleset)
+    if type(cards) is not tuple:
+        cards = tuple(cards)
+    masks = _MASKS
+    if len(cards) == 11:  # a two-player hand after its draw, unrolled like best_arrangement's
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
+        hand = (
+            masks[c0.index] + masks[c1.index] + masks[c2.index] + masks[c3.index] + masks[c4.index]
+            + masks[c5.index] + masks[c6.index] + masks[c7.index] + masks[c8.index] + masks[c9.index]
+            + masks[c10.index]
+        )  # fmt: skip
+        if hand.bit_count() != 11 or hand >> 52:
+            hand = _hand_mask(cards, ruleset)  # raises for a duplicate or a joker not in play
+    else:
+        hand = _hand_mask(cards, ruleset)
     if not cards:
         raise InvalidHand("an empty hand has no card to discard")
+    if not hand >> 52:
+        c = hand & 8191
+        d = hand >> 13 & 8191
+        h = hand >> 26 & 8191
+        s = hand >> 39
+        if not (c & d & (h | s)) | (h & s & (c | d)):
+            # No rank held three times: no set, before or after the discard. The best
+            # discard is the biggest drop of one suit's run-only deadwood (ties: the
+            # highest card), and what is left is arranged in runs alone.
+            if not _DISCARD_TABLE:
+                _DISCARD_TABLE.extend(_build_discard_table())
+            drops = _DISCARD_TABLE
+            drop = max(drops[c] << 2, drops[d] << 2 | 1, drops[h] << 2 | 2, drops[s] << 2 | 3)
+            table = _RUN_DW
+            left = table[c] + table[d] + table[h] + table[s] - (drop >> 6) + _DROP_OFFSET
+            index = (drop & 3) * 13 + (drop >> 2 & 15)
+            return ALL_CARDS[index], _lazy(hand ^ masks[index], 0, left)
     if hand >> 52:
         best = (INF, 0, 0)
         for card in cards:
