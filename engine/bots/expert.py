@@ -12,13 +12,14 @@ card bitmasks with the lean simulator (:func:`~engine.arrangement.mask_deadwood`
   (in its sampled hands), to be caught short less often.
 - Knock: ``steady`` knocks at a fixed deadwood per rule set (:data:`STEADY_KNOCK`);
   ``expert`` samples the opponents' hands from the unseen cards and the public moves
-  (cards that go with what a player took are likelier, with what it let go less so),
+  (cards that go with what a player took are likelier, with what it let go less so;
+  each guess then improved once for every card its player has drawn),
   scores the knock in each with the rule set's own scoring
   (:func:`~engine.scoring.score_counts`: penalty, rum, undercut and gin bonuses,
   knock-rami's -10; in gin after the opponents' layoffs) and knocks when the expected
   gain clears the preset's margin (:data:`EXPERT_MARGIN`), which shrinks as the stock
-  does; in gin, where the opponent may knock first, it knocks unless the knock is
-  expected to lose. In knock-rami it weighs its own elimination.
+  does (in gin the margin is large: early on it plays for gin or an undercut). In
+  knock-rami it weighs its own elimination.
 - A hoyle rum is laid down, a hand without deadwood knocks; knock-rami: re-enters.
 """
 

@@ -8,11 +8,12 @@ Not run in CI. Usage (see tests/bench/README.md):
 Every deal is played twice with the same deck, the seats swapped (duplicate deals), the
 engine as referee (``decide``/``apply``, each bot fed its seat's ``view``). Per preset:
 
-- ``knock-rummy`` (2 and 4 players), ``knock-rummy-hoyle`` (4): each level against
-  ``greedy``, one hand per deal; the figure is the level's points per hand less
-  greedy's (per seat), with its 95% confidence interval over deals;
-- ``knock-rami`` (4): whole games (two seats each, alternating), the figure is greedy's
-  mean place less the level's (positive: the level places better);
+- ``knock-rummy`` (2 and 4 players), ``knock-rummy-hoyle`` (4), ``gin-rummy`` (2): each
+  level against ``greedy`` and against the level below it, one hand per deal; the figure is the
+  level's points per hand less the other bot's (per seat), with its 95% confidence
+  interval over deals;
+- ``knock-rami`` (4): whole games (two seats each, alternating), the figure is the other
+  bot's mean place less the level's (positive: the level places better);
 - ``gin-rummy``: each level against OpenSpiel's ``simple_gin_rummy_bot`` when
   ``open-spiel`` is installed (``pip install -e '.[bench]'``; skipped with a message
   otherwise): OpenSpiel's bot is fed a mirror of the engine's game.
@@ -25,6 +26,7 @@ for a core).
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import statistics
@@ -122,11 +124,13 @@ def play_hand(
     return dict.fromkeys(range(len(bots)), 0.0)  # a void hand (gin's stock ran out)
 
 
-def hand_match(preset: str, players: int, level: str, deals: int, seed: int) -> tuple[float, float, float]:
+def hand_match(
+    preset: str, players: int, level: str, deals: int, seed: int, against: str = "greedy"
+) -> tuple[float, float, float]:
     rs = get_ruleset(preset)
     rng = random.Random(seed)
     ours = timed(level, get_bot(level))
-    greedy = get_bot("greedy")
+    greedy = get_bot(against)
     diffs = []
     for deal in range(deals):
         deck = shuffled_deck(rs, f"{seed}:{deal}")
@@ -141,11 +145,11 @@ def hand_match(preset: str, players: int, level: str, deals: int, seed: int) -> 
     return interval(diffs)
 
 
-def rami_match(level: str, games: int, seed: int) -> tuple[float, float, float]:
-    """Whole knock-rami games of 4: greedy's mean place less the level's, per game pair."""
+def rami_match(level: str, games: int, seed: int, against: str = "greedy") -> tuple[float, float, float]:
+    """Whole knock-rami games of 4: the other bot's mean place less the level's, per game pair."""
     rs = get_ruleset("knock-rami")
     ours = timed(level, get_bot(level))
-    greedy = get_bot("greedy")
+    greedy = get_bot(against)
     diffs = []
     for game in range(games):
         total = 0.0
@@ -306,23 +310,23 @@ def main() -> None:
         f"bench_bots: {args.deals} deals, {args.games} rami games, {args.gin_deals} gin deals; "
         f"seed {args.seed}"
     )
-    for preset, players in (("knock-rummy", 2), ("knock-rummy", 4), ("knock-rummy-hoyle", 4)):
+    # Each level against greedy, and each against the level below it.
+    pairs = [(level, "greedy") for level in levels if level != "greedy"]
+    pairs += [(upper, lower) for lower, upper in itertools.pairwise(levels) if lower != "greedy"]
+    hand_presets = (("knock-rummy", 2), ("knock-rummy", 4), ("knock-rummy-hoyle", 4), ("gin-rummy", 2))
+    for preset, players in hand_presets:
         name = f"{preset}-{players}"
         if only and name not in only:
             continue
-        for level in levels:
-            if level == "greedy":
-                continue
-            mean, low, high = hand_match(preset, players, level, args.deals, args.seed)
+        for level, against in pairs:
+            mean, low, high = hand_match(preset, players, level, args.deals, args.seed, against)
             ci = f"95% CI {low:+.2f} to {high:+.2f}"
-            print(f"{name:20} {level:8} vs greedy: {mean:+6.2f} points/hand ({ci})")
+            print(f"{name:20} {level:8} vs {against:8}: {mean:+6.2f} points/hand ({ci})")
     if not only or "knock-rami-4" in only:
-        for level in levels:
-            if level == "greedy":
-                continue
-            mean, low, high = rami_match(level, args.games, args.seed)
+        for level, against in pairs:
+            mean, low, high = rami_match(level, args.games, args.seed, against)
             ci = f"95% CI {low:+.2f} to {high:+.2f}"
-            print(f"{'knock-rami-4':20} {level:8} vs greedy: {mean:+6.2f} places/game ({ci})")
+            print(f"{'knock-rami-4':20} {level:8} vs {against:8}: {mean:+6.2f} places/game ({ci})")
     if not only or "gin" in only:
         try:
             import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
