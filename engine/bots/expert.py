@@ -88,7 +88,8 @@ def steady_bot(view: View, rng: Random) -> Command:
 
 
 def expert_bot(view: View, rng: Random) -> Command:
-    """``steady`` with an opponent model: knocks by expected value, safe discards."""
+    """``steady`` with an opponent model: knocks by expected value, keeps its deadwood low
+    when an opponent is likely ready to knock."""
     return _play(view, rng, EXPERT)
 
 
