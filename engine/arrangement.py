@@ -113,6 +113,10 @@ class Arrangement:
 
     def _materialise(self) -> None:
         plan = getattr(self, "_plan", 0)
+        if plan == _SETS_UNKNOWN:  # a natural hand whose set choice is left to find
+            c, d, h, s = self._hand & 8191, self._hand >> 13 & 8191, self._hand >> 26 & 8191, self._hand >> 39
+            triples = (c & d & (h | s)) | (h & s & (c | d))
+            plan = _natural_sets(self._hand, triples)[1] if triples else 0
         if isinstance(plan, int):
             melds, unmatched = _build(self._hand, plan, 0, (0, 0, 0, 0))
         else:
@@ -155,6 +159,7 @@ class Arrangement:
 
 
 _new = object.__new__
+_SETS_UNKNOWN = -1  # an Arrangement's plan still to search (its deadwood is known)
 
 
 def _lazy(hand: int, plan: int | tuple[int, int, tuple[int, ...]], deadwood: int) -> Arrangement:
@@ -324,9 +329,11 @@ def best_discard(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Card, Arrange
             value = _search(hand ^ _MASKS[card.index], ruleset.joker_value)[0] >> 12
             best = min(best, (value, -_discard_preference(card.index), card.index))
         index = best[2]
-    else:
-        index = _natural_discard(hand)[1]
-    return ALL_CARDS[index], arrange_mask(hand ^ _MASKS[index], ruleset.joker_value)
+        return ALL_CARDS[index], arrange_mask(hand ^ _MASKS[index], ruleset.joker_value)
+    # The discard's search already knows what is left and its deadwood; which sets that
+    # arrangement uses (the tie-break's choice) is searched only if its melds are read.
+    left, index = _natural_discard(hand)
+    return ALL_CARDS[index], _lazy(hand ^ _MASKS[index], _SETS_UNKNOWN, left)
 
 
 def _hand_mask(cards: tuple[Card, ...], ruleset: RuleSet) -> int:
