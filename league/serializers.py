@@ -16,7 +16,7 @@ from league.models import Club, Player, Registration, Round, Tournament
 from league.projection import settings_of
 from league.seating import METHODS
 from league.selectors import RoundTable, round_tables
-from league.services import departs_from_generated
+from league.services import departs_from_generated, draft_version
 from league.standings import REGISTRY, Settings
 
 
@@ -180,6 +180,9 @@ class RoundUpdateSerializer(StrictSerializer):
     )
     byes = serializers.ListField(child=whole_field(limits.IDS), required=False, max_length=MAX_PLAYERS)
     edit_reason = serializers.CharField(max_length=limits.REASON_LENGTH, required=False, allow_blank=True)
+    # the draft's version the edit was decided on (RoundSerializer.version): a draft
+    # changed since refuses the edit (draft_changed)
+    version = serializers.RegexField(r"^[0-9a-f]{16}$", required=False)
 
 
 class PublishSerializer(StrictSerializer):
@@ -272,6 +275,7 @@ class RoundSerializer(serializers.Serializer[None]):
     notes = serializers.ListField(child=serializers.CharField())
     edited = serializers.BooleanField()
     edit_reason = serializers.CharField()
+    version = serializers.CharField(help_text="The seating's version: send it with an edit of the draft.")
     published_at = serializers.DateTimeField(allow_null=True)
     completed_at = serializers.DateTimeField(allow_null=True)
 
@@ -375,6 +379,7 @@ def present_round(round_: Round) -> dict[str, Any]:
         "byes": list(round_.byes),
         "notes": list(round_.notes),
         "edited": departs_from_generated(round_, tables),
+        "version": draft_version([t.player_ids for t in tables], round_.byes),
         "edit_reason": round_.edit_reason,
         "published_at": round_.published_at.isoformat() if round_.published_at else None,
         "completed_at": round_.completed_at.isoformat() if round_.completed_at else None,
