@@ -113,6 +113,10 @@ class Arrangement:
 
     def _materialise(self) -> None:
         plan = getattr(self, "_plan", 0)
+        if plan == _SETS_UNKNOWN:  # a natural hand whose set choice is left to find
+            c, d, h, s = self._hand & 8191, self._hand >> 13 & 8191, self._hand >> 26 & 8191, self._hand >> 39
+            triples = (c & d & (h | s)) | (h & s & (c | d))
+            plan = _natural_sets(self._hand, triples)[1] if triples else 0
         if isinstance(plan, int):
             melds, unmatched = _build(self._hand, plan, 0, (0, 0, 0, 0))
         else:
@@ -155,6 +159,7 @@ class Arrangement:
 
 
 _new = object.__new__
+_SETS_UNKNOWN = -1  # an Arrangement's plan still to search (its deadwood is known)
 
 
 def _lazy(hand: int, plan: int | tuple[int, int, tuple[int, ...]], deadwood: int) -> Arrangement:
@@ -285,19 +290,50 @@ def best_discard(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Card, Arrange
     >>> str(card), rest.deadwood
     ('3H', 0)
     """
-    cards = tuple(cards)
-    hand = _hand_mask(cards, ruleset)
+    if type(cards) is not tuple:
+        cards = tuple(cards)
+    masks = _MASKS
+    if len(cards) == 11:  # a two-player hand after its draw, unrolled like best_arrangement's
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
+        hand = (
+            masks[c0.index] + masks[c1.index] + masks[c2.index] + masks[c3.index] + masks[c4.index]
+            + masks[c5.index] + masks[c6.index] + masks[c7.index] + masks[c8.index] + masks[c9.index]
+            + masks[c10.index]
+        )  # fmt: skip
+        if hand.bit_count() != 11 or hand >> 52:
+            hand = _hand_mask(cards, ruleset)  # raises for a duplicate or a joker not in play
+    else:
+        hand = _hand_mask(cards, ruleset)
     if not cards:
         raise InvalidHand("an empty hand has no card to discard")
+    if not hand >> 52:
+        c = hand & 8191
+        d = hand >> 13 & 8191
+        h = hand >> 26 & 8191
+        s = hand >> 39
+        if not (c & d & (h | s)) | (h & s & (c | d)):
+            # No rank held three times: no set, before or after the discard. The best
+            # discard is the biggest drop of one suit's run-only deadwood (ties: the
+            # highest card), and what is left is arranged in runs alone.
+            if not _DISCARD_TABLE:
+                _DISCARD_TABLE.extend(_build_discard_table())
+            drops = _DISCARD_TABLE
+            drop = max(drops[c] << 2, drops[d] << 2 | 1, drops[h] << 2 | 2, drops[s] << 2 | 3)
+            table = _RUN_DW
+            left = table[c] + table[d] + table[h] + table[s] - (drop >> 6) + _DROP_OFFSET
+            index = (drop & 3) * 13 + (drop >> 2 & 15)
+            return ALL_CARDS[index], _lazy(hand ^ masks[index], 0, left)
     if hand >> 52:
         best = (INF, 0, 0)
         for card in cards:
             value = _search(hand ^ _MASKS[card.index], ruleset.joker_value)[0] >> 12
             best = min(best, (value, -_discard_preference(card.index), card.index))
         index = best[2]
-    else:
-        index = _natural_discard(hand)
-    return ALL_CARDS[index], arrange_mask(hand ^ _MASKS[index], ruleset.joker_value)
+        return ALL_CARDS[index], arrange_mask(hand ^ _MASKS[index], ruleset.joker_value)
+    # The discard's search already knows what is left and its deadwood; which sets that
+    # arrangement uses (the tie-break's choice) is searched only if its melds are read.
+    left, index = _natural_discard(hand)
+    return ALL_CARDS[index], _lazy(hand ^ _MASKS[index], _SETS_UNKNOWN, left)
 
 
 def _hand_mask(cards: tuple[Card, ...], ruleset: RuleSet) -> int:
@@ -335,6 +371,54 @@ def arrange_mask(hand: int, joker_value: int) -> Arrangement:
         return _lazy(hand, sets, key >> 12)
     table = _RUN_DW
     return _lazy(hand, 0, table[c] + table[d] + table[h] + table[s])
+
+
+def mask_deadwood(hand: int, joker_value: int) -> int:
+    """Engine-internal, for bots' lean simulators: the least deadwood of a hand mask the
+    caller built itself (no checks; any number of cards), as :func:`deadwood`.
+
+    >>> from engine.cards import cards_to_mask, parse_cards
+    >>> mask_deadwood(cards_to_mask(parse_cards("6H 6D 6C 7C 8C 2H 7S")), 25)
+    21
+    """
+    if hand >> 52:
+        return _search(hand, joker_value)[0] >> 12
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    table = _RUN_DW
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    if not triples:
+        return table[c] + table[d] + table[h] + table[s]
+    best = INF
+    for sets in _set_choices(hand, triples):
+        rest = hand ^ sets
+        value = table[rest & 8191] + table[rest >> 13 & 8191] + table[rest >> 26 & 8191] + table[rest >> 39]
+        if value < best:
+            best = value
+    return best
+
+
+def mask_discard(hand: int, joker_value: int) -> tuple[int, int]:
+    """Engine-internal, for bots' lean simulators: ``(deadwood left, card index)`` of the
+    best discard from a hand mask (no checks), the discard :func:`best_discard` chooses.
+
+    >>> from engine.cards import cards_to_mask, parse_cards
+    >>> mask_discard(cards_to_mask(parse_cards("2S AC 2C AD 2D 3D 4D 5D AH 2H 3H")), 25)
+    (0, 28)
+    """
+    if hand >> 52:
+        best = (INF, 0, 0)
+        rest = hand
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            index = bit.bit_length() - 1
+            value = _search(hand ^ bit, joker_value)[0] >> 12
+            best = min(best, (value, -_discard_preference(index), index))
+        return best[0], best[2]
+    return _natural_discard(hand)
 
 
 def _discard_preference(index: int) -> int:
@@ -382,8 +466,8 @@ def _natural_sets(hand: int, triples: int) -> tuple[int, int]:
     return best_key, best_sets
 
 
-def _natural_discard(hand: int) -> int:
-    """Index of the best discard of a hand without jokers.
+def _natural_discard(hand: int) -> tuple[int, int]:
+    """(Deadwood left, index) of the best discard of a hand without jokers.
 
     Exact: every (set choice, discard) pair is covered, because the best
     arrangement of the hand minus a card is one of the hand's set choices with that
@@ -410,7 +494,7 @@ def _natural_discard(hand: int) -> int:
         value = table[c] + table[d] + table[h] + table[s] - (drop >> 6) + _DROP_OFFSET
         if value < best_value or (value == best_value and drop & 63 > best_drop & 63):
             best_value, best_drop = value, drop
-    return (best_drop & 3) * 13 + (best_drop >> 2 & 15)
+    return best_value, (best_drop & 3) * 13 + (best_drop >> 2 & 15)
 
 
 _DROP_OFFSET = 1024

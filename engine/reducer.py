@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from engine.cards import ALL_CARDS, Card
 from engine.events import (
     CardDiscarded,
     CardDrawn,
@@ -53,16 +54,24 @@ from engine.settle import (
 )
 from engine.state import (
     AWAITING_DEAL,
+    DECLINE,
     DIGITAL,
     DISCARD,
+    DISCARDED,
     DRAW,
     FINISHED,
+    KNOCK,
     OFFER,
     OVER,
+    PASS,
+    PILE,
     PLAYING,
+    RESTOCK,
     SHOWDOWN,
+    STOCK,
     GameState,
     HandState,
+    PublicMove,
     Setup,
 )
 
@@ -82,6 +91,11 @@ def mask_of(cards: Iterable[Any]) -> int:
     for card in cards:
         mask |= 1 << card.index
     return mask
+
+
+def _top(pile: tuple[int, ...]) -> Card | None:
+    """The face-up top of a discard pile, or None."""
+    return ALL_CARDS[pile[-1]] if pile and pile[-1] >= 0 else None
 
 
 def _new_hand(
@@ -158,10 +172,11 @@ def _upcard_passed(state: GameState, e: UpcardPassed) -> GameState:
     h = state.hand
     assert h is not None
     passes = h.passes + 1
+    moves = (*h.moves, PublicMove(e.seat, PASS, _top(h.pile)))
     if passes >= len(h.order):
-        hand = dataclasses.replace(h, passes=passes, phase=DRAW, to_move=h.order[0])
+        hand = dataclasses.replace(h, passes=passes, phase=DRAW, to_move=h.order[0], moves=moves)
     else:
-        hand = dataclasses.replace(h, passes=passes, to_move=h.order[passes])
+        hand = dataclasses.replace(h, passes=passes, to_move=h.order[passes], moves=moves)
     return advance(state, PLAYING, state.tally, hand)
 
 
@@ -179,9 +194,11 @@ def _drawn(state: GameState, e: CardDrawn) -> GameState:
         if card < 0 and e.card is not None:
             card = e.card.index
         stock = stock[1:]
+        move = PublicMove(seat, STOCK, _top(pile))  # the card drawn stays unnamed
     else:
         card = taken = pile[-1]
         pile = pile[:-1]
+        move = PublicMove(seat, PILE, ALL_CARDS[card])
     if card >= 0:
         hands[seat] |= 1 << card
     sizes[seat] += 1
@@ -194,6 +211,7 @@ def _drawn(state: GameState, e: CardDrawn) -> GameState:
         stock=stock,
         pile=pile,
         taken=taken,
+        moves=(*h.moves, move),
     )
     return GameState(state.version + 1, state.setup, PLAYING, state.tally, hand, state, state.depth + 1)
 
@@ -218,6 +236,7 @@ def _discarded(state: GameState, e: CardDiscarded) -> GameState:
         pile=(*h.pile, card),
         taken=-1,
         turns=h.turns + 1,
+        moves=(*h.moves, PublicMove(seat, DISCARDED, e.card)),
     )
     return GameState(state.version + 1, state.setup, PLAYING, state.tally, hand, state, state.depth + 1)
 
@@ -244,6 +263,7 @@ def _knocked(state: GameState, e: Knocked) -> GameState:
         knock_card=card,
         lay_down=e.lay_down,
         ended="knock",
+        moves=(*h.moves, PublicMove(e.seat, KNOCK, None)),  # its discard is face down
     )
     return advance(state, SHOWDOWN, state.tally, hand)
 
@@ -257,14 +277,16 @@ def _restocked(state: GameState, e: StockRestocked) -> GameState:
         new = tuple(card.index for card in e.order)
     else:
         new = (-1,) * len(h.pile)
-    hand = dataclasses.replace(h, stock=new + h.stock, pile=(), restocks=h.restocks + 1)
+    moves = (*h.moves, PublicMove(e.seat, RESTOCK, None))
+    hand = dataclasses.replace(h, stock=new + h.stock, pile=(), restocks=h.restocks + 1, moves=moves)
     return advance(state, PLAYING, state.tally, hand)
 
 
 def _declined(state: GameState, e: DrawDeclined) -> GameState:
     h = state.hand
     assert h is not None
-    hand = dataclasses.replace(h, phase=OVER, ended="stock_out")
+    moves = (*h.moves, PublicMove(e.seat, DECLINE, _top(h.pile)))
+    hand = dataclasses.replace(h, phase=OVER, ended="stock_out", moves=moves)
     return advance(state, SHOWDOWN, state.tally, hand)
 
 

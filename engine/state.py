@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.cards import ALL_CARDS, Card, mask_to_cards
 from engine.rules import RuleSet
@@ -52,6 +52,35 @@ class Setup:
     stake: Fraction
 
 
+# Public moves (PublicMove.action): what every seat at the table saw a seat do.
+PASS = "pass"  # declined gin's first upcard (``card``: the upcard)
+STOCK = "stock"  # drew from the stock (``card``: the discard it passed over, None if none)
+PILE = "pile"  # took ``card`` from the discard pile
+DISCARDED = "discard"  # discarded ``card`` face up
+KNOCK = "knock"  # knocked (the knock discard is face down: ``card`` None)
+RESTOCK = "restock"  # turned the pile into the new stock
+DECLINE = "decline"  # the stock was empty and it did not take ``card``: play ended
+PUBLIC_ACTIONS = (PASS, STOCK, PILE, DISCARDED, KNOCK, RESTOCK, DECLINE)
+
+
+class PublicMove(NamedTuple):
+    """One move of a hand as the whole table saw it: ``seat`` did ``action`` (one of
+    :data:`PUBLIC_ACTIONS`) with ``card``, a face-up card or None. A card drawn from the
+    stock is never named: only the discard its drawer passed over.
+
+    >>> PublicMove(1, PILE, Card.parse("QS")).to_dict()
+    {'seat': 1, 'action': 'pile', 'card': 'QS'}
+    """
+
+    seat: int
+    action: str
+    card: Card | None
+
+    def to_dict(self) -> dict[str, Any]:
+        card = None if self.card is None else self.card.code
+        return {"seat": self.seat, "action": self.action, "card": card}
+
+
 @dataclass(frozen=True, slots=True)
 class HandState:
     """One hand in play. ``hands`` are bitmasks: in a digital game the whole hand, in a
@@ -83,6 +112,9 @@ class HandState:
     revealed: tuple[int, ...]  # physical showdown: each seat's revealed hand mask, -1 not yet
     # The melds the knocker declared when revealing (gin: what opponents lay off onto).
     knocker_melds: tuple[tuple[Card, ...], ...] | None = None
+    # The hand's public moves in order (not in ``to_dict``: the stored snapshots predate
+    # it, and the log says it all).
+    moves: tuple[PublicMove, ...] = ()
 
     def hand_cards(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat``'s hand the state knows, in card order."""

@@ -15,7 +15,7 @@ from engine.commands import Command
 from engine.due import Due, due_entries
 from engine.legal import legal_commands
 from engine.rules import RuleSet
-from engine.state import DIGITAL, DISCARD, PHYSICAL, GameState
+from engine.state import DIGITAL, DISCARD, PHYSICAL, GameState, PublicMove
 from engine.values import MatchResult, Seat
 
 
@@ -41,7 +41,10 @@ class View:
     ``hand`` is the seat's own cards (physical: the cards the public knows it holds);
     ``stock_size`` counts the cards that may still be drawn; ``last_hand`` is the
     latest scored hand, with its revealed hands; ``revealed`` the hands shown so far
-    at a physical showdown.
+    at a physical showdown. ``discard_pile`` is the face-up pile, bottom first, and
+    ``moves`` the hand's public moves in order (:class:`~engine.state.PublicMove`):
+    what everyone at the table saw, never a card drawn from the stock nor a face-down
+    knock discard.
     """
 
     seat: int | None
@@ -72,6 +75,8 @@ class View:
     result: MatchResult | None
     # What comes next, named even when it is free-form (engine.due): a deal, reveals, a result.
     due: tuple[Due, ...] = ()
+    discard_pile: tuple[Card, ...] = ()
+    moves: tuple[PublicMove, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +94,8 @@ class View:
             "taken_card": None if self.taken_card is None else str(self.taken_card),
             "discard_top": None if self.discard_top is None else str(self.discard_top),
             "discard_size": self.discard_size,
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "moves": [move.to_dict() for move in self.moves],
             "stock_size": self.stock_size,
             "hand_sizes": list(self.hand_sizes),
             "turns": self.turns,
@@ -135,12 +142,14 @@ def view(state: GameState, seat: int | None = None, *, recorder: bool = False) -
         legal = []
     own = taken = top = knocker = None
     revealed: dict[int, tuple[Card, ...]] = {}
+    pile: tuple[Card, ...] = ()
     if hand is not None:
         if seat is not None and hand.sizes[seat]:
             own = mask_to_cards(hand.hands[seat])
             if hand.phase == DISCARD and hand.to_move == seat and hand.taken >= 0:
                 taken = ALL_CARDS[hand.taken]
         if hand.pile:
+            pile = tuple(map(ALL_CARDS.__getitem__, hand.pile))  # every pile card is face up
             top = ALL_CARDS[hand.pile[-1]]
         knocker = hand.knocker if hand.knocker >= 0 else None
         if state.mode == PHYSICAL:
@@ -177,4 +186,6 @@ def view(state: GameState, seat: int | None = None, *, recorder: bool = False) -
         legal_commands=tuple(legal),
         result=t.result,
         due=tuple(due_entries(state, seat, recorder=recorder, legal=every)),
+        discard_pile=pile,
+        moves=hand.moves if hand is not None else (),
     )

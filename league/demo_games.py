@@ -29,7 +29,7 @@ def seed_demo_games(*, club: Club, owner: Any, scorekeeper: Any, players: dict[s
         owner=owner,
         preset="gin-rummy",
         options={"target_score": 50},
-        seats=[services.SeatSpec(bot="greedy"), services.SeatSpec(bot="random")],
+        seats=[services.SeatSpec(bot="expert"), services.SeatSpec(bot="greedy")],  # expert vs easy
         mode="digital",
     )
     _play_bots_to_the_end(exhibition)
@@ -42,8 +42,8 @@ def seed_demo_games(*, club: Club, owner: Any, scorekeeper: Any, players: dict[s
         options={"hands": 3},
         seats=[
             services.SeatSpec(name="Alice", user_id=human.pk),
-            services.SeatSpec(bot="greedy"),
-            services.SeatSpec(bot="random"),
+            services.SeatSpec(bot="steady"),  # the normal level
+            services.SeatSpec(bot="expert"),
         ],
         mode="digital",
     )

@@ -26,8 +26,43 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from engine import state as game_state
+from engine.bots import BOTS, LEVELS
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+DEFAULT_LEVEL = "normal"  # the practice form's level unless the player picks another
+# The bot levels players choose (engine.bots.LEVELS): a name and how it plays.
+BOT_LEVELS = {
+    "easy": (
+        gettext_lazy("Easy"),
+        gettext_lazy(
+            "Keeps the least deadwood it can and knocks as soon as it is low enough; "
+            "it pays no attention to what you take or throw away."
+        ),
+    ),
+    "normal": (
+        gettext_lazy("Normal"),
+        gettext_lazy(
+            "Takes a discard only to meld it, keeps the cards most likely to meld with its "
+            "next draw, and knocks early."
+        ),
+    ),
+    "expert": (
+        gettext_lazy("Expert"),
+        gettext_lazy(
+            "Also reads what you take, pass over and throw away, guesses your hand, and "
+            "knocks when the odds of winning are on its side."
+        ),
+    ),
+}
+
+
+def bot_choices() -> list[tuple[str, str]]:
+    """The tournament form's bots: each level's bot as "Name: how it plays", weakest first,
+    then any other registered bot by its name (a tournament may already use it)."""
+    levels = [(LEVELS[level], f"{name}: {how}") for level, (name, how) in BOT_LEVELS.items()]
+    return levels + [(bot, bot) for bot in sorted(BOTS) if bot not in LEVELS.values()]
+
 
 # Cards read out by name ("seven of hearts"): the screen reader's words for a card face.
 SUIT_NAMES = {

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
+from engine.bots.expert import expert_bot, steady_bot
 from engine.bots.greedy import greedy_bot
 from engine.bots.uniform import random_bot
 from engine.commands import Command
@@ -28,7 +29,14 @@ Bot = Callable[[View, Random], Command]
 BOTS: dict[str, Bot] = {
     "random": random_bot,
     "greedy": greedy_bot,
+    "steady": steady_bot,
+    "expert": expert_bot,
 }
+
+
+# The levels a player chooses between, weakest first: each plays as a registered bot
+# (docs/playing.md). Pages word them; the game stores the bot's name.
+LEVELS: dict[str, str] = {"easy": "greedy", "normal": "steady", "expert": "expert"}
 
 
 def get_bot(name: str) -> Bot:
@@ -39,4 +47,4 @@ def get_bot(name: str) -> Bot:
         raise KeyError(f"no bot {name!r}; bots: {', '.join(sorted(BOTS))}") from None
 
 
-__all__ = ["BOTS", "Bot", "get_bot", "greedy_bot", "random_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "expert_bot", "get_bot", "greedy_bot", "random_bot", "steady_bot"]

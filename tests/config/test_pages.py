@@ -57,7 +57,7 @@ def test_seed_demo_shows_games_of_every_kind(capsys: pytest.CaptureFixture[str])
     exhibition, table, recorded = single
     assert (exhibition.mode, exhibition.status) == ("digital", "finished")
     assert (table.mode, table.status) == ("digital", "playing")
-    assert [seat["name"] for seat in table.seats] == ["Alice", "Greedy bot", "Random bot"]
+    assert [seat["name"] for seat in table.seats] == ["Alice", "Steady bot", "Expert bot"]
     assert store.load_state(table).to_move == 0  # the bots have played up to Alice
     assert (recorded.mode, recorded.status, recorded.version) == ("physical", "finished", 6)
     assert ClubGame.objects.get(game=recorded).club.slug == "riverside"
@@ -67,7 +67,7 @@ def test_seed_demo_shows_games_of_every_kind(capsys: pytest.CaptureFixture[str])
 
     home = Client().get("/").content.decode()
     assert f'href="/games/{table.pk}/"' in home  # each game links to its page, not to JSON
-    assert "Alice, Greedy bot, Random bot" in home
+    assert "Alice, Steady bot, Expert bot" in home
     assert "Bruno, Chiara, Dmitri" in home
     out = capsys.readouterr().out
     assert f"http://127.0.0.1:8000/games/{table.pk}/" in out

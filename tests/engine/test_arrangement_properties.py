@@ -190,3 +190,59 @@ def test_best_defence_matches_brute_force_with_jokers(
     showdown: tuple[tuple[Card, ...], tuple[Meld, ...]],
 ) -> None:
     check_defence(*showdown, "rami")
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(14, jokers=True))
+def test_the_bots_mask_paths_agree_with_deadwood_and_best_discard(cards: tuple[Card, ...]) -> None:
+    """``mask_deadwood`` and ``mask_discard`` (the bots' lean simulator) are exact."""
+    from engine.arrangement import mask_deadwood, mask_discard
+    from engine.cards import cards_to_mask
+
+    mask = cards_to_mask(cards)
+    assert mask_deadwood(mask, RAMI.joker_value) == deadwood(cards, RAMI)
+    if len(cards) >= 2:
+        card, rest = best_discard(cards, RAMI)
+        assert mask_discard(mask, RAMI.joker_value) == (rest.deadwood, card.index)
+
+
+@settings(max_examples=500, deadline=None)
+@given(hands(11))
+def test_the_fast_discard_path_is_the_search_it_replaces(cards: tuple[Card, ...]) -> None:
+    """``best_discard``'s inlined path (11 cards, no rank held three times) gives what the
+    set-choice search gives: the same card, the same arrangement of what is left."""
+    from engine.arrangement import _natural_discard, arrange_mask
+    from engine.cards import cards_to_mask
+
+    if len(cards) < 2:
+        return
+    mask = cards_to_mask(cards)
+    _, index = _natural_discard(mask)
+    expected = arrange_mask(mask ^ 1 << index, 25)
+    card, rest = best_discard(cards, KNOCK)
+    assert card.index == index
+    assert (rest.melds, rest.unmatched, rest.deadwood) == (
+        expected.melds,
+        expected.unmatched,
+        expected.deadwood,
+    )
+
+
+def test_the_fast_discard_path_on_many_eleven_card_hands() -> None:
+    from engine.arrangement import _natural_discard, arrange_mask
+    from engine.cards import cards_to_mask
+
+    rng = random.Random(11)
+    fast = 0
+    for n in range(3000):
+        ranks = rng.sample(range(1, 14), 5)
+        pool = list(NATURALS) if n % 2 else [c for c in NATURALS if c.rank in ranks]
+        cards = tuple(rng.sample(pool, 11))
+        mask = cards_to_mask(cards)
+        _, index = _natural_discard(mask)
+        expected = arrange_mask(mask ^ 1 << index, 25)
+        card, rest = best_discard(cards, KNOCK)
+        assert (card.index, rest.deadwood, rest.melds) == (index, expected.deadwood, expected.melds)
+        c, d, h, s = (mask >> 13 * suit & 8191 for suit in range(4))
+        fast += not (c & d & (h | s)) | (h & s & (c | d))
+    assert fast > 500  # the inlined path was really taken

@@ -29,14 +29,14 @@ C = Card.parse
 
 
 def test_registry() -> None:
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "greedy", "steady", "expert"}
     assert get_bot("greedy") is BOTS["greedy"]
-    with pytest.raises(KeyError, match="no bot 'clever'; bots: greedy, random"):
+    with pytest.raises(KeyError, match="no bot 'clever'; bots: expert, greedy, random, steady"):
         get_bot("clever")
 
 
 @pytest.mark.parametrize("preset", ["knock-rummy", "hoyle", "rami", "gin"])
-@pytest.mark.parametrize("name", ["random", "greedy"])
+@pytest.mark.parametrize("name", ["random", "greedy", "steady", "expert"])
 def test_bots_play_only_legal_commands(preset: str, name: str) -> None:
     bot = get_bot(name)
     rng = random.Random(1)

@@ -29,12 +29,14 @@ from tests.support.json_values import strings_in
 PUBLIC_ONCE_SCORED = ("last_hand",)
 
 
-def _hidden_from(state: GameState, viewer: int | None) -> set[str]:
-    """Codes of the cards ``viewer`` may not know: other seats' hands and the stock order."""
+def _hidden_from(state: GameState, viewer: int | None, face_up: set[int]) -> set[str]:
+    """Codes of the cards ``viewer`` may not know: other seats' hands and the stock order,
+    but for the cards the table saw face up this hand (``face_up``: every card that lay on
+    the discard pile, taken or turned over since)."""
     hand = state.hand
     if state.status != "playing" or hand is None:
         return set()
-    public = set(hand.pile)
+    public = set(hand.pile) | face_up
     for mask in hand.revealed:
         if mask >= 0:
             public.update(c.index for c in mask_to_cards(mask))
@@ -84,9 +86,12 @@ def _play(preset: str, mode: str, seed: int) -> Iterator[GameState]:
 def test_no_view_holds_a_card_its_viewer_may_not_know(preset: str, mode: str) -> None:
     checked = 0
     for seed in range(3):
+        face_up: dict[int, set[int]] = {}
         for state in _play(preset, mode, seed):
+            seen = face_up.setdefault(state.hand.number, set()) if state.hand is not None else set()
+            seen.update(state.hand.pile if state.hand is not None else ())
             for viewer in (None, *range(len(state.seats))):
-                hidden = _hidden_from(state, viewer)
+                hidden = _hidden_from(state, viewer, seen)
                 shown = view(state, viewer)
                 leaked = hidden & set(strings_in(shown.to_dict(), skip=PUBLIC_ONCE_SCORED))
                 assert not leaked, (viewer, sorted(leaked))

@@ -101,5 +101,5 @@ def test_verify_games_reports_a_bot_this_server_cannot_run(
         call_command("verify_games", stdout=out)
     assert (
         f"game {finished_game.pk}: the log seats a bot this server cannot run: "
-        "event 0, seat 1: there is no bot 'random' (bots: greedy)"
+        "event 0, seat 1: there is no bot 'random' (bots: expert, greedy, steady)"
     ) in out.getvalue()

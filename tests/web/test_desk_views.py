@@ -14,6 +14,7 @@ import pytest
 from django.test import Client
 
 import engine
+import engine.bots
 from games import store
 from games.models import Game, GameEvent
 from league import limits, services
@@ -285,6 +286,17 @@ def test_the_desk_s_text_fields_take_their_lengths_from_league_limits(
     assert reasons and set(reasons) == {"321"}
     assert 'name="name" required maxlength="77"' in corrections
     assert 'maxlength="500"' not in desk + corrections and 'maxlength="80"' not in desk + corrections
+
+
+def test_the_bot_setting_offers_the_levels_and_keeps_the_bot(club: Club, director: Client) -> None:
+    body = text(director.get("/clubs/riverside/tournaments/new"))
+    options = re.findall(r'<option value="(\w*)"[^>]*>([^<]*)</option>', body)
+    levels = [(value, label.split(":")[0]) for value, label in options if value in engine.bots.BOTS]
+    assert levels[:3] == [("greedy", "Easy"), ("steady", "Normal"), ("expert", "Expert")]
+    assert "guesses your hand" in body  # each level says how it plays
+    data = form_data(mode="digital", bots="on", bot="expert")
+    assert director.post("/clubs/riverside/tournaments/new", data).status_code == 302
+    assert Tournament.objects.get().bot == "expert"
 
 
 def test_creating_a_tournament_twice_with_one_form_creates_it_once(club: Club, director: Client) -> None:

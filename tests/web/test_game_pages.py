@@ -324,7 +324,7 @@ def test_a_practice_game_seats_the_player_against_bots(
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play"
     assert len(game.seats) == seats and game.seats[0]["user"] == ann.pk
-    assert all(seat["bot"] == "greedy" for seat in game.seats[1:])
+    assert all(seat["bot"] == "steady" for seat in game.seats[1:])  # the normal level
     assert (game.owner_id, game.bot_delay) == (ann.pk, 0.0)
     assert store.load_state(game).to_move == 0
     assert f'href="/games/{game.pk}/play"' in client.get("/").content.decode()  # listed in play
@@ -339,6 +339,7 @@ def test_a_practice_game_seats_the_player_against_bots(
         {"preset": "chess"},
         {"preset": "gin-rummy", "pace": "warp"},
         {"preset": "gin-rummy", "opponents": "9"},  # refused, never read as the rules' suggestion
+        {"preset": "gin-rummy", "level": "greedy"},  # a level, not a bot's name
     ],
 )
 def test_a_bad_practice_form_says_why_and_starts_nothing(ann: Any, form: dict[str, str]) -> None:
@@ -346,6 +347,18 @@ def test_a_bad_practice_form_says_why_and_starts_nothing(ann: Any, form: dict[st
     html = response.content.decode()
     assert Game.objects.count() == 0
     assert "Choose" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("level", "bot"), [("easy", "greedy"), ("normal", "steady"), ("expert", "expert")])
+def test_the_practice_form_offers_each_level_with_how_it_plays(ann: Any, level: str, bot: str) -> None:
+    client = signed_in(ann)
+    html = client.get("/").content.decode()
+    assert f'<option value="{level}"' in html
+    assert '<option value="normal" selected>' in html
+    assert "guesses your hand" in html  # each level says how it plays
+    client.post("/games/practice/", {"preset": "gin-rummy", "level": level, "idempotency_key": "l" * 16})
+    assert [seat["bot"] for seat in Game.objects.get().seats] == [None, bot]
 
 
 @pytest.mark.django_db

@@ -86,7 +86,7 @@ def test_a_player_plays_a_whole_hand_against_bots(
 ) -> None:
     sign_in(page, live_server.url, ann)
     game = start_practice(page, live_server, preset, bots)
-    assert [seat["bot"] for seat in game.seats] == [None] + ["greedy"] * int(bots)
+    assert [seat["bot"] for seat in game.seats] == [None] + ["steady"] * int(bots)  # the normal level
     assert page.locator("#status-line").inner_text().startswith("Your turn")
     # Only legal moves are offered: before drawing, no card can be discarded.
     assert page.locator("#play button.card-button").count() == 0
@@ -135,3 +135,20 @@ def test_another_players_move_arrives_without_a_reload(
     )
     assert page.evaluate("window.notReloaded") is True
     assert 200 in polls
+
+
+def test_the_practice_form_offers_bot_levels(games_db: None, live_server: Any, page: Any, ann: Any) -> None:
+    sign_in(page, live_server.url, ann)
+    page.goto(live_server.url + "/")
+    levels = page.locator("#practice-level option")
+    assert levels.all_inner_texts() == ["Easy", "Normal", "Expert"]
+    assert page.locator("#practice-level").input_value() == "normal"
+    said = page.locator("#practice-levels li").all_inner_texts()
+    assert len(said) == 3 and said[2].startswith("Expert: Also reads what you take")
+    page.select_option("#practice-preset", "gin-rummy")
+    page.select_option("#practice-level", "expert")
+    shoot(page, "practice-levels")
+    page.click("text=Start a practice game")
+    page.wait_for_url("**/play")
+    game = Game.objects.get(pk=int(page.url.rstrip("/").split("/")[-2]))
+    assert [seat["bot"] for seat in game.seats] == [None, "expert"]

@@ -16,7 +16,6 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 import engine
 from core import DomainError
-from engine.bots import BOTS
 from engine.rules import CHOICES, PRESETS
 from games.services import RuleSetRefused, ruleset_named
 from league import limits
@@ -25,6 +24,7 @@ from league.models import Tournament
 from league.seating import METHODS
 from league.standings import REGISTRY, StandingsError, check_settings
 from web.refusals import words
+from web.words import bot_choices
 
 DEFAULT_PRESET = "knock-rummy"
 OPTION_PREFIX = "opt_"
@@ -226,7 +226,7 @@ class TournamentForm(forms.Form):
         help_text=gettext_lazy("Digital tournaments only."),
     )
     bot = forms.ChoiceField(
-        label=gettext_lazy("Which bot"), choices=[("", "—")] + [(b, b) for b in sorted(BOTS)], required=False
+        label=gettext_lazy("Which bot"), choices=lambda: [("", "—"), *bot_choices()], required=False
     )
     # How results become standings (docs/standings.md); these may change at any time.
     scoring = forms.ChoiceField(

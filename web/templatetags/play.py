@@ -9,6 +9,7 @@ from django import template
 
 from engine.rules import PRESETS
 from games.selectors import games_in_play_for
+from web.words import BOT_LEVELS, DEFAULT_LEVEL
 
 register = template.Library()
 
@@ -20,5 +21,7 @@ def practice_form(context: template.Context) -> dict[str, Any]:
         "user": user,
         "csrf_token": context.get("csrf_token"),
         "practice_presets": sorted(PRESETS),
+        "bot_levels": [(level, name, how) for level, (name, how) in BOT_LEVELS.items()],
+        "default_level": DEFAULT_LEVEL,
         "your_games": games_in_play_for(user.pk) if user is not None and user.is_authenticated else [],
     }

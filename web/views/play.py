@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 import engine
 from core import DomainError, Kind
 from engine import GameState
+from engine.bots import LEVELS
 from engine.rules import PRESETS
 from games import services, store
 from games.access import GameAccess, access_for
@@ -35,7 +36,7 @@ from web import replay
 from web.forms import posted_key
 from web.refusals import words
 from web.views.games import game_or_404
-from web.words import game_status_text
+from web.words import DEFAULT_LEVEL, game_status_text
 
 # How often the page asks for news while others are to move.
 POLL_EVERY = "1s"
@@ -322,6 +323,7 @@ def start_practice(request: HttpRequest) -> HttpResponse:
     preset = request.POST.get("preset", "")
     opponents_raw = request.POST.get("opponents", "")
     pace = request.POST.get("pace", "normal")
+    level = request.POST.get("level", DEFAULT_LEVEL)
     if preset not in PRESETS:
         messages.error(request, _("Choose one of the presets offered."))
         return redirect("home")
@@ -331,6 +333,9 @@ def start_practice(request: HttpRequest) -> HttpResponse:
     opponents = int(opponents_raw) if opponents_raw else DEFAULT_OPPONENTS.get(preset, 1)
     if pace not in PRACTICE_PACES:
         messages.error(request, _("Choose a pace offered: normal, fast or slow."))
+        return redirect("home")
+    if level not in LEVELS:
+        messages.error(request, _("Choose a bot level offered: easy, normal or expert."))
         return redirect("home")
     try:
         ruleset = services.ruleset_named(preset, {})
@@ -351,7 +356,7 @@ def start_practice(request: HttpRequest) -> HttpResponse:
         player = player_of(request.user)
         name = player.name if player is not None else None
         seats = [services.SeatSpec(user_id=request.user.pk, name=name)] + [
-            services.SeatSpec(name=f"{PRACTICE_BOTS[i]} (bot)", bot="greedy") for i in range(opponents)
+            services.SeatSpec(name=f"{PRACTICE_BOTS[i]} (bot)", bot=LEVELS[level]) for i in range(opponents)
         ]
         result = services.create_game(
             ruleset=ruleset,
