@@ -396,16 +396,17 @@ class StandingsState(models.Model):
     """A tournament's standings projection, current to ``position`` (the global event
     position of the last event read), and the lock row of its refreshes.
 
-    ``games`` maps each game id read to the last ``seq`` read, ``results`` to its
-    table result (:meth:`league.standings.TableResult.to_dict`); ``rows`` are the
-    ranked standings (player ids; names are joined on read). All disposable: ``manage.py
-    rebuild_standings`` makes them again from the event logs."""
+    ``rows`` are the ranked standings (player ids; names are joined on read), one entry
+    a player; each game's result is a :class:`StandingsGame` row and each player's record
+    a :class:`StandingsRecord` row, so a refresh writes only what a result touches.
+    ``structure`` fingerprints what the records were built from besides the results (the
+    settings and the counted rounds): when it changes, the records are built again. All
+    disposable: ``manage.py rebuild_standings`` makes them again from the event logs."""
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings_state")
     position = models.BigIntegerField(default=0)
     recorded_at = models.DateTimeField(null=True, blank=True)
-    games = models.JSONField(default=dict, blank=True)
-    results = models.JSONField(default=dict, blank=True)
+    structure = models.CharField(max_length=64, blank=True, default="")
     rows = models.JSONField(default=list, blank=True)
     refreshed_at = models.DateTimeField(auto_now=True)
     # The last refresh that failed, until one succeeds (league.projection_failures).
@@ -414,6 +415,45 @@ class StandingsState(models.Model):
 
     def __str__(self) -> str:
         return f"standings of {self.tournament} at {self.position}"
+
+
+class StandingsGame(models.Model):
+    """One game of a tournament as the standings projection last read it: the ``seq``
+    read to and its table result (:meth:`league.standings.TableResult.to_dict`, summary
+    form)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings_games")
+    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="+")
+    seq = models.PositiveIntegerField(default=0)
+    result = models.JSONField()
+
+    class Meta:
+        ordering = ["tournament", "game"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "game"], name="unique_standings_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} of {self.tournament_id} read to {self.seq}"
+
+
+class StandingsRecord(models.Model):
+    """One player's record in a tournament's standings (what :func:`league.standings.rank`
+    reads: points, games with their opponents, byes, ...), in the form of
+    :mod:`league.standings_records`; a result rewrites only the records of its table."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings_records")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    record = models.JSONField()
+
+    class Meta:
+        ordering = ["tournament", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_standings_record"),
+        ]
+
+    def __str__(self) -> str:
+        return f"record of {self.player_id} in {self.tournament_id}"
 
 
 class ResultVersion(models.Model):

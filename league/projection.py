@@ -1,10 +1,15 @@
 """The standings projection: the pure :mod:`league.standings` fed from the event store.
 
 - :func:`refresh` reads, under the tournament's lock (``select_for_update`` on its
-  :class:`~league.models.StandingsState` row), the events of its games it has not read
-  yet, in ``position`` order per game; stores a :class:`~league.models.ResultVersion`
-  at each event that changes a table's result, then the ranked rows and the position
-  they are current to. Idempotent: a second refresh with no new event writes the same.
+  :class:`~league.models.StandingsState` row), the games with an event after the
+  position it is current to (found from the position's index) and their logs; stores a
+  :class:`~league.models.ResultVersion` at each event that changes a table's result,
+  each game's result (:class:`~league.models.StandingsGame`), moves the records
+  (:class:`~league.models.StandingsRecord`) of the players at the tables whose result
+  changed (:mod:`league.standings_records`), ranks everyone from the stored records, and
+  saves the ranked rows and the position they are current to. Its statements and the
+  rows it writes do not grow with the event. Idempotent: a second refresh with no new
+  event writes nothing but the state row.
 - :func:`rebuild` throws all of it away and refreshes from zero.
 - :func:`read_standings` answers as of any moment on two timelines (``corrected``:
   every event, later corrections included; ``recorded``: only the events recorded up
@@ -16,7 +21,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -28,17 +35,43 @@ from django.db.models import Q
 
 from core import DomainError
 from games import selectors as game_selectors
-from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
+from league.models import (
+    Player,
+    ResultVersion,
+    Round,
+    StandingsGame,
+    StandingsRecord,
+    StandingsState,
+    Table,
+    TableSeat,
+    Tournament,
+)
 from league.projection_failures import isolated
 from league.ratings import family_of
+from league.seating import RECORDS
 from league.selectors import ordinals
-from league.standings import CORRECTIONS, READ_TYPES, GameFold, Settings, TableResult, standings
+from league.standings import (
+    CORRECTIONS,
+    READ_TYPES,
+    GameFold,
+    Settings,
+    TableResult,
+    rank,
+    records,
+    standings,
+)
 from league.standings.results import ABANDONED, FINISHED
+from league.standings.tiebreaks import Record
+from league.standings_records import apply_change, in_order, record_from_dict, record_to_dict
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 CORRECTED = "corrected"
 RECORDED = "recorded"
 TIMELINES = (CORRECTED, RECORDED)
+# Rows a rebuild reads and writes per statement, and games between progress reports.
+BATCH = 2000
+BATCH_GAMES = 250
+Progress = Callable[[int], None]
 
 
 def settings_of(tournament: Tournament) -> dict[str, Any]:
@@ -117,62 +150,189 @@ def refresh(tournament_id: int) -> Refreshed:
         return _refresh_locked(state.tournament, state)
 
 
-def rebuild(tournament_id: int) -> Refreshed:
-    """Forget the projection of the tournament and build it again from its games' logs."""
+def rebuild(tournament_id: int, *, progress: Progress | None = None) -> Refreshed:
+    """Forget the projection of the tournament and build it again from its games' logs
+    (read once, in batches; ``progress`` is told the games read after each batch)."""
     with transaction.atomic():
         state = _lock(tournament_id)
         ResultVersion.objects.filter(tournament_id=tournament_id).delete()
-        state.position, state.recorded_at, state.games, state.results, state.rows = 0, None, {}, {}, []
-        return _refresh_locked(state.tournament, state)
+        StandingsGame.objects.filter(tournament_id=tournament_id).delete()
+        StandingsRecord.objects.filter(tournament_id=tournament_id).delete()
+        state.position, state.recorded_at, state.structure, state.rows = 0, None, "", []
+        return _refresh_locked(state.tournament, state, rebuilding=True, progress=progress)
 
 
-def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
-    versions_of = game_selectors.game_versions(_game_ids(tournament.pk))
-    read: dict[str, int] = dict(state.games)
-    changed = [g for g, v in versions_of.items() if read.get(str(g)) != v]
-    new_versions: list[ResultVersion] = []
-    results = dict(state.results)
-    if changed:
-        # Only the events the fold reads have their data fetched (a deal's deck, a draw's
-        # card are only counted).
-        events = game_selectors.event_rows(changed, data_of=READ_TYPES)
-        folds: dict[int, GameFold] = {}
-        last: dict[int, tuple[int, int, datetime]] = {}
-        for game_id, seq, position, kind, schema_version, data, actor_id, recorded_at in events:
-            fold = folds.get(game_id)
-            if fold is None:
-                fold = folds[game_id] = GameFold()
-            step = fold.feed({"type": kind, "schema_version": schema_version, "data": data})
-            last[game_id] = (seq, position, recorded_at)
-            if step is not None and seq > read.get(str(game_id), 0):
-                new_versions.append(
-                    ResultVersion(
-                        tournament_id=tournament.pk,
-                        game_id=game_id,
-                        position=position,
-                        seq=seq,
-                        recorded_at=recorded_at,
-                        cause=step.type,
-                        hand=step.hand,
-                        actor_id=actor_id,
-                        reason=step.reason,
-                        result=fold.result().to_dict(summary=True),
-                    )
-                )
-        for game_id, fold in folds.items():
-            seq, position, recorded_at = last[game_id]
-            read[str(game_id)] = seq
-            results[str(game_id)] = fold.result().to_dict(summary=True)
-            if position > state.position:
-                state.position, state.recorded_at = position, recorded_at
-        ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True)
-    state.games, state.results = read, results
-    parsed = {int(g): TableResult.from_dict(r) for g, r in results.items()}
+def _structure(tournament: Tournament) -> tuple[str, bool]:
+    """What the records are built from besides the results, as a digest — the settings
+    and the counted rounds — and whether a counted round eliminates (a knockout, whose
+    records are always built whole). One query."""
+    rounds = Round.objects.filter(tournament_id=tournament.pk, status__in=COUNTED_ROUNDS).order_by("number")
+    shape = [
+        (pk, str(method), str(published))
+        for pk, method, published in rounds.values_list("pk", "method", "published_at")
+    ]
+    methods = [RECORDS.get(method) for _, method, _ in shape]
+    eliminating = any(record is not None and record.eliminates for record in methods)
+    text = json.dumps([settings_of(tournament), shape], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest(), eliminating
+
+
+def _refresh_locked(
+    tournament: Tournament,
+    state: StandingsState,
+    *,
+    rebuilding: bool = False,
+    progress: Progress | None = None,
+) -> Refreshed:
+    """Read the events after the position the standings are current to: only the games
+    they belong to are read again (whole logs: a correction can undo any event), only
+    their rows and their players' records are written, and the players are ranked again
+    from the stored records. A change of settings or of the counted rounds builds the
+    records again from every stored result."""
     settings = Settings.from_mapping(settings_of(tournament), stored=True)
-    state.rows = standings(settings, rounds_of(tournament.pk), parsed)
+    structure, eliminating = _structure(tournament)
+    changed = game_selectors.games_with_events_after(_game_ids(tournament.pk), state.position)
+    stored: dict[int, tuple[int, dict[str, Any]]] = {}
+    if changed and not rebuilding:
+        games = StandingsGame.objects.filter(tournament_id=tournament.pk, game_id__in=changed)
+        stored = {g: (seq, result) for g, seq, result in games.values_list("game_id", "seq", "result")}
+    new_versions: list[ResultVersion] = []
+    results: dict[int, tuple[int, dict[str, Any]]] = {}
+    if changed:
+        results, new_versions = _read_games(tournament, state, changed, stored, progress)
+        ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
+        StandingsGame.objects.bulk_create(
+            [
+                StandingsGame(tournament=tournament, game_id=g, seq=seq, result=r)
+                for g, (seq, r) in results.items()
+            ],
+            update_conflicts=True,
+            unique_fields=["tournament", "game"],
+            update_fields=["seq", "result"],
+            batch_size=BATCH,
+        )
+    moved = {g for g, (_, r) in results.items() if g not in stored or stored[g][1] != r}
+    recs: dict[int, Record] | None = None
+    if rebuilding or eliminating or structure != state.structure:
+        recs = _build_records(tournament, settings)
+    elif moved:
+        recs = _move_records(tournament, settings, moved, stored, results)
+    if recs is not None:
+        state.rows = rank(settings, recs)
+    state.structure = structure
     state.error_code, state.failed_at = "", None
     state.save()
     return Refreshed(len(changed), len(new_versions), state.position)
+
+
+def _read_games(
+    tournament: Tournament,
+    state: StandingsState,
+    changed: list[int],
+    stored: Mapping[int, tuple[int, dict[str, Any]]],
+    progress: Progress | None,
+) -> tuple[dict[int, tuple[int, dict[str, Any]]], list[ResultVersion]]:
+    """Fold the logs of the ``changed`` games (one statement, streamed in batches): each
+    game's new (seq, result) and a result version at each event after what was read
+    that changes a result; moves ``state``'s position on."""
+    # Only the events the fold reads have their data fetched (a deal's deck, a draw's
+    # card are only counted).
+    events = game_selectors.event_rows(changed, data_of=READ_TYPES, chunk_size=BATCH)
+    new_versions: list[ResultVersion] = []
+    results: dict[int, tuple[int, dict[str, Any]]] = {}
+    fold: GameFold | None = None
+    current: int | None = None
+    last: tuple[int, int, datetime] | None = None
+
+    def close() -> None:
+        if current is None or fold is None or last is None:
+            return
+        seq, position, recorded_at = last
+        results[current] = (seq, fold.result().to_dict(summary=True))
+        if position > state.position:
+            state.position, state.recorded_at = position, recorded_at
+        if progress is not None and len(results) % BATCH_GAMES == 0:
+            progress(len(results))
+
+    for game_id, seq, position, kind, schema_version, data, actor_id, recorded_at in events:
+        if game_id != current:
+            close()
+            current, fold = game_id, GameFold()
+        assert fold is not None
+        step = fold.feed({"type": kind, "schema_version": schema_version, "data": data})
+        last = (seq, position, recorded_at)
+        if step is not None and seq > stored.get(game_id, (0, None))[0]:
+            new_versions.append(
+                ResultVersion(
+                    tournament_id=tournament.pk,
+                    game_id=game_id,
+                    position=position,
+                    seq=seq,
+                    recorded_at=recorded_at,
+                    cause=step.type,
+                    hand=step.hand,
+                    actor_id=actor_id,
+                    reason=step.reason,
+                    result=fold.result().to_dict(summary=True),
+                )
+            )
+    close()
+    if progress is not None and len(results) % BATCH_GAMES:
+        progress(len(results))
+    return results, new_versions
+
+
+def _build_records(tournament: Tournament, settings: Settings) -> dict[int, Record]:
+    """Every player's record from every stored result, written whole (a rebuild, a
+    round published, a settings change, a knockout)."""
+    rows = StandingsGame.objects.filter(tournament_id=tournament.pk).values_list("game_id", "result")
+    parsed = {g: TableResult.from_dict(r) for g, r in rows.iterator(BATCH)}
+    recs = {p: in_order(r) for p, r in records(settings, rounds_of(tournament.pk), parsed).items()}
+    StandingsRecord.objects.filter(tournament_id=tournament.pk).exclude(player_id__in=list(recs)).delete()
+    _write_records(tournament, recs.values())
+    return recs
+
+
+def _move_records(
+    tournament: Tournament,
+    settings: Settings,
+    moved: set[int],
+    stored: Mapping[int, tuple[int, dict[str, Any]]],
+    results: Mapping[int, tuple[int, dict[str, Any]]],
+) -> dict[int, Record]:
+    """Every player's stored record, with the records of the players at the ``moved``
+    games' tables moved from the old result to the new one (only those are written)."""
+    seats = (
+        TableSeat.objects.filter(table__game_id__in=sorted(moved), table__round__status__in=COUNTED_ROUNDS)
+        .order_by("table__game_id", "position")
+        .values_list("table__game_id", "table__round__number", "table__round__method", "player_id", "bot")
+    )
+    tables: dict[int, tuple[int, str, dict[str, Any]]] = {}
+    for game_id, number, method, player_id, bot in seats:
+        if game_id not in tables:
+            tables[game_id] = (number, method, {"seats": [], "game": game_id})
+        tables[game_id][2]["seats"].append({"player": player_id, "bot": bot})
+    stored_records = StandingsRecord.objects.filter(tournament_id=tournament.pk).values_list(
+        "player_id", "record"
+    )
+    recs = {p: record_from_dict(p, r) for p, r in stored_records}
+    touched: set[int] = set()
+    for game_id, (number, method, table) in sorted(tables.items()):
+        old = TableResult.from_dict(stored[game_id][1]) if game_id in stored else None
+        new = TableResult.from_dict(results[game_id][1])
+        touched |= apply_change(recs, settings, number, method, table, old, new)
+    _write_records(tournament, (recs[p] for p in sorted(touched)))
+    return recs
+
+
+def _write_records(tournament: Tournament, recs: Iterable[Record]) -> None:
+    StandingsRecord.objects.bulk_create(
+        [StandingsRecord(tournament=tournament, player_id=r.player, record=record_to_dict(r)) for r in recs],
+        update_conflicts=True,
+        unique_fields=["tournament", "player"],
+        update_fields=["record"],
+        batch_size=BATCH,
+    )
 
 
 def refresh_game(game_id: int) -> Refreshed | None:
@@ -192,9 +352,7 @@ def stale(tournament_id: int) -> bool:
     state = StandingsState.objects.filter(tournament_id=tournament_id).first()
     if state is None:
         return True
-    read = state.games
-    versions = game_selectors.game_versions(_game_ids(tournament_id))
-    if any(read.get(str(pk)) != version for pk, version in versions.items()):
+    if game_selectors.games_with_events_after(_game_ids(tournament_id), state.position):
         return True
     since = state.refreshed_at
     return (
@@ -327,7 +485,7 @@ def read_standings(
         if after_round is None:
             rows = list(state.rows)
         else:
-            results = {int(g): TableResult.from_dict(r) for g, r in state.results.items()}
+            results = stored_results(tournament.pk)
             rows = standings(settings, _up_to_round(rounds_of(tournament.pk), after_round), results)
         current_to = {
             "position": state.position,
@@ -342,6 +500,12 @@ def read_standings(
         "tiebreaks": list(settings.tiebreaks),
         "rows": _name_rows(tournament, rows, ratings=ratings),
     }
+
+
+def stored_results(tournament_id: int) -> dict[int, TableResult]:
+    """Each game's result as the projection last read it, by game id. One query."""
+    rows = StandingsGame.objects.filter(tournament_id=tournament_id).values_list("game_id", "result")
+    return {g: TableResult.from_dict(r) for g, r in rows}
 
 
 def _settled(result: TableResult | None) -> bool:
