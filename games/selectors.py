@@ -51,9 +51,8 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
     the log is the one in effect.) In any other log every event is in effect: its last
     ``GameFinished`` is read alone (a finished game adjusted is finished again, with the
     result the adjustment gives)."""
-    finishes = GameEvent.objects.filter(
-        game_id__in=list(game_ids), type="GameFinished", position__gte=finished_from
-    )
+    ids = game_ids if isinstance(game_ids, QuerySet) else list(game_ids)  # a lazy one: a subquery
+    finishes = GameEvent.objects.filter(game_id__in=ids, type="GameFinished", position__gte=finished_from)
     candidates = set(finishes.values_list("game_id", flat=True))
     if not candidates:
         return []
@@ -339,6 +338,17 @@ def event_positions(
         GameEvent.objects.filter(
             game_id__in=game_ids, type__in=sorted(types), position__gt=after
         ).values_list("game_id", "position")
+    )
+
+
+def events_after_of_types(position: int, *, types: Collection[str]) -> list[tuple[int, int]]:
+    """(game id, global position) of every event of the given ``types`` after the global
+    ``position``, of any game: read from the position's index, so its cost follows the
+    events since ``position``, whatever the number of games. One query."""
+    return list(
+        GameEvent.objects.filter(position__gt=position, type__in=sorted(types))
+        .order_by("position")
+        .values_list("game_id", "position")
     )
 
 

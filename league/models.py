@@ -368,6 +368,29 @@ class RatingEntry(models.Model):
         return f"{self.player} {self.family} after game {self.game_id}: {self.ordinal:.2f}"
 
 
+class CurrentRating(models.Model):
+    """A player's rating now in one game family of a club: a copy of their latest
+    :class:`RatingEntry` (``position`` is its game's), kept by the same refresh that
+    writes the entries, so reading everyone's current rating is one indexed read."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="current_ratings")
+    family = models.CharField(max_length=10, choices=RatingEntry.Family.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="current_ratings")
+    position = models.BigIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["club", "family", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "family", "player"], name="unique_current_rating"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.family}: {self.ordinal:.2f}"
+
+
 class RatingProjection(models.Model):
     """Where the ratings of one club's game family are current to: the highest global
     event position they have read. One row per (club, family); refreshes lock it."""
