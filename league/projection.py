@@ -199,7 +199,9 @@ def _refresh_locked(
     new_versions: list[ResultVersion] = []
     results: dict[int, tuple[int, dict[str, Any]]] = {}
     if changed:
-        results, new_versions = _read_games(tournament, state, changed, stored, progress)
+        # a rebuild reads every game's log in one streamed statement, its ids a subquery
+        games_read = _game_ids(tournament.pk) if rebuilding else changed
+        results, new_versions = _read_games(tournament, state, games_read, stored, progress)
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
         StandingsGame.objects.bulk_create(
             [
@@ -228,7 +230,7 @@ def _refresh_locked(
 def _read_games(
     tournament: Tournament,
     state: StandingsState,
-    changed: list[int],
+    changed: Iterable[int],
     stored: Mapping[int, tuple[int, dict[str, Any]]],
     progress: Progress | None,
 ) -> tuple[dict[int, tuple[int, dict[str, Any]]], list[ResultVersion]]:
