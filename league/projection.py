@@ -62,7 +62,7 @@ from league.standings import (
 )
 from league.standings.results import ABANDONED, FINISHED
 from league.standings.tiebreaks import Record
-from league.standings_records import apply_change, in_order, record_from_dict, record_to_dict
+from league.standings_records import apply_change, record_from_dict, record_to_dict
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 CORRECTED = "corrected"
@@ -289,7 +289,7 @@ def _build_records(tournament: Tournament, settings: Settings) -> dict[int, Reco
     round published, a settings change, a knockout)."""
     rows = StandingsGame.objects.filter(tournament_id=tournament.pk).values_list("game_id", "result")
     parsed = {g: TableResult.from_dict(r) for g, r in rows.iterator(BATCH)}
-    recs = {p: in_order(r) for p, r in records(settings, rounds_of(tournament.pk), parsed).items()}
+    recs = records(settings, rounds_of(tournament.pk), parsed)
     StandingsRecord.objects.filter(tournament_id=tournament.pk).exclude(player_id__in=list(recs)).delete()
     _write_records(tournament, recs.values())
     return recs

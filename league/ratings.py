@@ -18,13 +18,14 @@ only the game that just finished; after a retracted finish, every game from ther
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -89,14 +90,19 @@ class RatedGame:
     places: tuple[int, ...]
 
 
-def club_games(club_id: int, family: str) -> QuerySet[Game, int]:
+def club_games(club_id: int, family: str, *, among: Collection[int] | None = None) -> QuerySet[Game, int]:
     """The ids of the club's games of ``family`` (opened under the club, or played at one
-    of its tournaments' tables), as a lazy queryset: a subquery where it is used."""
-    linked = ClubGame.objects.filter(club_id=club_id).values_list("game_id", flat=True)
-    tabled = Table.objects.filter(round__tournament__club_id=club_id, game__isnull=False).values_list(
-        "game_id", flat=True
+    of its tournaments' tables), as a lazy queryset: a subquery where it is used. With
+    ``among``, only those of these games (each subquery bounded by them)."""
+    linked = ClubGame.objects.filter(club_id=club_id)
+    tabled = Table.objects.filter(round__tournament__club_id=club_id, game__isnull=False)
+    if among is not None:
+        linked, tabled = linked.filter(game_id__in=among), tabled.filter(game_id__in=among)
+    return game_selectors.game_ids_among(
+        linked.values_list("game_id", flat=True),
+        tabled.values_list("game_id", flat=True),
+        presets=presets_of(family),
     )
-    return game_selectors.game_ids_among(linked, tabled, presets=presets_of(family))
 
 
 def club_of_game(game_id: int) -> int | None:
@@ -339,20 +345,47 @@ def _rebuild(projection: RatingProjection, progress: Progress | None) -> int:
     CurrentRating.objects.filter(club_id=club_id, family=family).delete()
     finals = final_results(club_games(club_id, family))
     start: dict[int, PlackettLuceRating] = {}
-    latest: dict[int, RatingEntry] = {}
+    last: dict[Any, tuple[Any, ...]] = {}  # each player's last row
     rated = 0
     for first in range(0, len(finals), BATCH_GAMES):
         games = _rated(club_id, finals[first : first + BATCH_GAMES])
-        entries = _entries(club_id, family, rate(games, start))
-        RatingEntry.objects.bulk_create(entries, batch_size=BATCH)
-        latest.update(_last_of_each(entries))
+        rows = [
+            (club_id, family, player, game.game_id, game.position, place, r.mu, r.sigma, r.ordinal())
+            for game, after in rate(games, start)
+            for player, place, r in zip(game.players, game.places, after, strict=True)
+        ]
+        _insert_entries(rows)
+        last.update((row[2], row) for row in rows)
         rated += len(games)
         if progress is not None:
             progress(rated)
-    _set_current(club_id, family, latest.values())
+    latest = (RatingEntry(**dict(zip(ENTRY_COLUMNS[2:], row[2:], strict=True))) for row in last.values())
+    _set_current(club_id, family, latest)
     projection.games = rated
     _mark_current(projection, rebuilt=True)
     return rated
+
+
+ENTRY_COLUMNS = ("club_id", "family", "player_id", "game_id", "position", "place", "mu", "sigma", "ordinal")
+
+
+@functools.cache
+def _insert_sql() -> str:
+    quote = connection.ops.quote_name
+    meta = RatingEntry._meta
+    fields = {field.attname: field.column for field in meta.concrete_fields}
+    columns = ", ".join(quote(fields[name]) for name in ENTRY_COLUMNS)
+    marks = ", ".join(["%s"] * len(ENTRY_COLUMNS))
+    return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+
+
+def _insert_entries(rows: Sequence[tuple[Any, ...]]) -> None:
+    """Insert a rebuild's entries (tuples in :data:`ENTRY_COLUMNS` order) as one prepared
+    statement run for every row (the driver's ``executemany``: pipelined on psycopg): a
+    rebuild writes tens of thousands, and building a model instance for each costs more
+    than the database does."""
+    with connection.cursor() as cursor:
+        cursor.executemany(_insert_sql(), rows)
 
 
 def _mark_current(projection: RatingProjection, *, rebuilt: bool = False) -> None:
@@ -388,7 +421,7 @@ def refresh(club_id: int, family: str) -> str:
         if not rows:
             return "unchanged"
         top = max(position for _, position in rows)
-        changed = set(club_games(club_id, family).filter(pk__in={game for game, _ in rows}))
+        changed = set(club_games(club_id, family, among={game for game, _ in rows}))
         done = "unchanged"
         if changed:
             done = _refresh_changed(projection, changed)

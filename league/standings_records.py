@@ -6,11 +6,11 @@ and byes (:func:`league.standings.records` adds one table at a time), so a table
 result moving from ``old`` to ``new`` changes its players' records by the record of that
 table alone with ``new`` minus the same with ``old``. That holds in every round that
 eliminates nobody; the projection builds a knockout's records whole (a knockout's byes
-depend on earlier tables' results).
+depend on earlier tables' results). A record holds sums, not games: its size follows
+the opponents met, whatever the length of the season.
 
 >>> from fractions import Fraction
->>> from league.standings.tiebreaks import PlayedGame, Record
->>> record = Record(7, Fraction(3, 2), [PlayedGame(1, 12, Fraction(3, 2), 1, 2, ((8, 2),))], byes=0)
+>>> record = Record(7, Fraction(3, 2), played=1, wins=1, place_sum=1, meetings={8: (1, Fraction(1))})
 >>> record_from_dict(7, record_to_dict(record)) == record
 True
 """
@@ -22,21 +22,21 @@ from typing import Any
 
 from league.standings import Settings, TableResult, records
 from league.standings.results import _fraction
-from league.standings.tiebreaks import PlayedGame, Record
+from league.standings.tiebreaks import Record
 
 
 def record_to_dict(record: Record) -> dict[str, Any]:
-    """The JSON form of a record (games as compact lists, in round order)."""
+    """The JSON form of a record (meetings as ``[opponent, count, score]``, by opponent)."""
     return {
         "points": str(record.points),
         "byes": record.byes,
         "abandoned": record.abandoned,
         "replaced": record.replaced,
         "in_play": record.in_play,
-        "games": [
-            [g.round, g.game, str(g.award), g.place, g.seats, [[o, p] for o, p in g.opponents]]
-            for g in record.games
-        ],
+        "played": record.played,
+        "wins": record.wins,
+        "place_sum": record.place_sum,
+        "meetings": [[o, count, str(score)] for o, (count, score) in sorted(record.meetings.items())],
     }
 
 
@@ -44,28 +44,15 @@ def record_from_dict(player: int, data: Mapping[str, Any]) -> Record:
     return Record(
         player=player,
         points=_fraction(data["points"]),
-        games=[
-            PlayedGame(
-                int(number),
-                None if game is None else int(game),
-                _fraction(award),
-                int(place),
-                int(seats),
-                tuple((None if o is None else int(o), int(p)) for o, p in opponents),
-            )
-            for number, game, award, place, seats, opponents in data["games"]
-        ],
         byes=int(data["byes"]),
         abandoned=int(data["abandoned"]),
         replaced=int(data["replaced"]),
         in_play=int(data["in_play"]),
+        played=int(data["played"]),
+        wins=int(data["wins"]),
+        place_sum=int(data["place_sum"]),
+        meetings={int(o): (int(count), _fraction(score)) for o, count, score in data["meetings"]},
     )
-
-
-def in_order(record: Record) -> Record:
-    """The record with its games in round order (the order a rebuild gives them)."""
-    record.games.sort(key=lambda g: (g.round, g.game or 0))
-    return record
 
 
 def table_records(
@@ -92,18 +79,11 @@ def apply_change(
     place (a player without a record gets one); the players whose records changed."""
     before = table_records(settings, number, method, table, old)
     after = table_records(settings, number, method, table, new)
-    game = table.get("game")
     touched: set[int] = set()
     for player in set(before) | set(after):
-        was, now = before.get(player) or Record(player), after.get(player) or Record(player)
         record = current.get(player)
         if record is None:
             record = current[player] = Record(player)
-        record.points += now.points - was.points
-        record.abandoned += now.abandoned - was.abandoned
-        record.replaced += now.replaced - was.replaced
-        record.in_play += now.in_play - was.in_play
-        record.games = [g for g in record.games if g.game != game] + now.games
-        in_order(record)
+        record.move(before.get(player) or Record(player), after.get(player) or Record(player))
         touched.add(player)
     return touched

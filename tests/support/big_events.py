@@ -73,8 +73,12 @@ def _event_rows(game: Game, log: Any, first_seq: int, position: int) -> list[Gam
 class BigEvent:
     tournament: Tournament
     players: list[Player]
-    open_game: int  # the last game: started only, finished by finish()
+    open_games: list[int]  # the last games: started only, each finished by finish()
     open_log: tuple[dict[str, Any], ...]
+
+    @property
+    def open_game(self) -> int:
+        return self.open_games[-1]
 
 
 def build_event(
@@ -86,9 +90,10 @@ def build_event(
     kind: str = "tournament",
     tiebreaks: tuple[str, ...] = ("buchholz", "wins"),
     seed: int = 1,
+    open_games: int = 1,
 ) -> BigEvent:
     """A running tournament (or league season) of ``rounds`` published rounds, every
-    table a finished game but the last one, which is started only."""
+    table a finished game but the last ``open_games``, which are started only."""
     rng = random.Random(seed)
     people = Player.objects.bulk_create(
         [Player(club=club, name=f"Player {seed}-{i:03d}") for i in range(players)]
@@ -121,12 +126,11 @@ def build_event(
     position = _next_position()
     events: list[GameEvent] = []
     for n, game in enumerate(games):
-        log = logs[rng.randrange(VARIANTS)] if n < total - 1 else open_log[:1]
+        log = logs[rng.randrange(VARIANTS)] if n < total - open_games else open_log[:1]
         events.extend(_event_rows(game, log, 1, position))
         position += len(log)
-    last = games[-1]
-    last.version, last.status = 1, "playing"
-    Game.objects.filter(pk=last.pk).update(version=1, status="playing")
+    left_open = [game.pk for game in games[total - open_games :]]
+    Game.objects.filter(pk__in=left_open).update(version=1, status="playing")
     GameEvent.objects.bulk_create(events, batch_size=2000)
     now = timezone.now()
     made = Round.objects.bulk_create(
@@ -158,7 +162,7 @@ def build_event(
             for i, player in enumerate(order[t * table : (t + 1) * table]):
                 seat_rows.append(TableSeat(table=tables[r * per_round + t], position=i, player=player))
     TableSeat.objects.bulk_create(seat_rows, batch_size=2000)
-    return BigEvent(tournament, people, last.pk, open_log)
+    return BigEvent(tournament, people, left_open, open_log)
 
 
 def club_games(club: Club, players: list[Player], count: int, *, table: int = 4, seed: int = 1) -> list[int]:
