@@ -31,7 +31,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Max, Q, Sum
 
 from core import DomainError
 from games import selectors as game_selectors
@@ -116,6 +116,17 @@ def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> li
     return list(shaped.values())
 
 
+def _changed_games(tournament_id: int, position: int) -> list[int]:
+    """The tournament's games with an event after ``position``: the games with new events
+    (from the position's index), then those of them at its tables. Two queries, each
+    bounded by what happened since ``position``, whatever the size of the tournament."""
+    moved = game_selectors.games_with_events_after(position)
+    if not moved:
+        return []
+    tables = Table.objects.filter(round__tournament_id=tournament_id, game_id__in=moved)
+    return sorted(tables.values_list("game_id", flat=True))
+
+
 def _game_ids(tournament_id: int) -> Any:
     """The ids of the tournament's games, as a lazy queryset (read as a subquery)."""
     return Table.objects.filter(round__tournament_id=tournament_id, game__isnull=False).values_list(
@@ -164,17 +175,18 @@ def rebuild(tournament_id: int, *, progress: Progress | None = None) -> Refreshe
 
 def _structure(tournament: Tournament) -> tuple[str, bool]:
     """What the records are built from besides the results, as a digest — the settings
-    and the counted rounds — and whether a counted round eliminates (a knockout, whose
-    records are always built whole). One query."""
-    rounds = Round.objects.filter(tournament_id=tournament.pk, status__in=COUNTED_ROUNDS).order_by("number")
-    shape = [
-        (pk, str(method), str(published))
-        for pk, method, published in rounds.values_list("pk", "method", "published_at")
-    ]
-    methods = [RECORDS.get(method) for _, method, _ in shape]
-    eliminating = any(record is not None and record.eliminates for record in methods)
-    text = json.dumps([settings_of(tournament), shape], sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest(), eliminating
+    and the counted rounds (how many, which, the last published: rounds are only ever
+    published, once) — and whether a counted round eliminates (a knockout, whose records
+    are always built whole). One query, of one row."""
+    eliminating = sorted(name for name, record in RECORDS.items() if record.eliminates)
+    rounds = Round.objects.filter(tournament_id=tournament.pk, status__in=COUNTED_ROUNDS).aggregate(
+        count=Count("pk"),
+        ids=Sum("pk"),
+        last=Max("published_at"),
+        eliminating=Count("pk", filter=Q(method__in=eliminating)),
+    )
+    text = json.dumps([settings_of(tournament), rounds], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest(), bool(rounds["eliminating"])
 
 
 def _refresh_locked(
@@ -191,7 +203,7 @@ def _refresh_locked(
     records again from every stored result."""
     settings = Settings.from_mapping(settings_of(tournament), stored=True)
     structure, eliminating = _structure(tournament)
-    changed = game_selectors.games_with_events_after(_game_ids(tournament.pk), state.position)
+    changed = _changed_games(tournament.pk, state.position)
     stored: dict[int, tuple[int, dict[str, Any]]] = {}
     if changed and not rebuilding:
         games = StandingsGame.objects.filter(tournament_id=tournament.pk, game_id__in=changed)
@@ -354,7 +366,7 @@ def stale(tournament_id: int) -> bool:
     state = StandingsState.objects.filter(tournament_id=tournament_id).first()
     if state is None:
         return True
-    if game_selectors.games_with_events_after(_game_ids(tournament_id), state.position):
+    if _changed_games(tournament_id, state.position):
         return True
     since = state.refreshed_at
     return (

@@ -22,8 +22,9 @@ pytestmark = pytest.mark.django_db
 REFRESH = [
     "SAVEPOINT",
     'SELECT "league_standingsstate" "league_standingsstate"',  # the lock, with the tournament
-    'SELECT "league_round" "league_round"',  # the counted rounds' fingerprint
-    'SELECT "games_gameevent" "games_gameevent"',  # the games with events after the position
+    'SELECT "league_round" "league_round"',  # the counted rounds' fingerprint (one row)
+    'SELECT "games_gameevent" "games_gameevent"',  # the games with events after the position,
+    'SELECT "league_table" "league_table"',  # those of the tournament
     'SELECT "league_standingsgame" "league_standingsgame"',  # what was read of them
     'SELECT "games_gameevent" "games_gameevent"',  # their logs
     'INSERT "league_resultversion"',
