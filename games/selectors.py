@@ -365,6 +365,12 @@ def preset_of(game_id: int) -> str | None:
     return preset if isinstance(preset, str) else None
 
 
+def statuses(game_ids: Iterable[int]) -> dict[int, str]:
+    """The status of each game among ``game_ids`` that has events (written with every
+    append: no event is read), by id. One query."""
+    return dict(Game.objects.filter(pk__in=game_ids, version__gt=0).values_list("pk", "status"))
+
+
 def current_states(game_ids: Iterable[int]) -> dict[int, GameState]:
     """The current state of each game among ``game_ids`` that has events, by id: the
     cached replay (:func:`games.store.load_state`), so a page showing many games replays

@@ -442,13 +442,15 @@ class StandingsState(models.Model):
 
 class StandingsGame(models.Model):
     """One game of a tournament as the standings projection last read it: the ``seq``
-    read to and its table result (:meth:`league.standings.TableResult.to_dict`, summary
-    form)."""
+    read to, its table result (:meth:`league.standings.TableResult.to_dict`, summary
+    form) and what the pages show of it (:mod:`league.table_views`)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings_games")
     game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="+")
     seq = models.PositiveIntegerField(default=0)
     result = models.JSONField()
+    # what the pages show of the game (league.table_views): hands, scores, places
+    table = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["tournament", "game"]

@@ -63,6 +63,7 @@ from league.standings import (
 from league.standings.results import ABANDONED, FINISHED
 from league.standings.tiebreaks import Record
 from league.standings_records import apply_change, record_from_dict, record_to_dict
+from league.table_views import views_of
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 CORRECTED = "corrected"
@@ -215,16 +216,7 @@ def _refresh_locked(
         games_read = _game_ids(tournament.pk) if rebuilding else changed
         results, new_versions = _read_games(tournament, state, games_read, stored, progress)
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
-        StandingsGame.objects.bulk_create(
-            [
-                StandingsGame(tournament=tournament, game_id=g, seq=seq, result=r)
-                for g, (seq, r) in results.items()
-            ],
-            update_conflicts=True,
-            unique_fields=["tournament", "game"],
-            update_fields=["seq", "result"],
-            batch_size=BATCH,
-        )
+        _write_games(tournament, results)
     moved = {g for g, (_, r) in results.items() if g not in stored or stored[g][1] != r}
     recs: dict[int, Record] | None = None
     if rebuilding or eliminating or structure != state.structure:
@@ -294,6 +286,29 @@ def _read_games(
     if progress is not None and len(results) % BATCH_GAMES:
         progress(len(results))
     return results, new_versions
+
+
+def _write_games(tournament: Tournament, results: Mapping[int, tuple[int, dict[str, Any]]]) -> None:
+    """Each game read: its result and what the pages show of it, upserted (in batches)."""
+    ids = sorted(results)
+    for first in range(0, len(ids), BATCH):
+        batch = ids[first : first + BATCH]
+        views = views_of(batch)
+        StandingsGame.objects.bulk_create(
+            [
+                StandingsGame(
+                    tournament=tournament,
+                    game_id=g,
+                    seq=results[g][0],
+                    result=results[g][1],
+                    table=views.get(g, {}),
+                )
+                for g in batch
+            ],
+            update_conflicts=True,
+            unique_fields=["tournament", "game"],
+            update_fields=["seq", "result", "table"],
+        )
 
 
 def _build_records(tournament: Tournament, settings: Settings) -> dict[int, Record]:

@@ -44,6 +44,7 @@ class Migration(migrations.Migration):
                 ),
                 ("seq", models.PositiveIntegerField(default=0)),
                 ("result", models.JSONField()),
+                ("table", models.JSONField(blank=True, default=dict)),
                 (
                     "game",
                     models.ForeignKey(
