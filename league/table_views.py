@@ -20,6 +20,10 @@ from engine import GameState
 from games import selectors as game_selectors
 from league.models import StandingsGame
 
+# Events that change what the pages show of a table but not its result (a knock-rami
+# re-entry sets the seat's score): the standings refresh is queued for them too.
+SHOWN = ("ReentryDecided",)
+
 
 def view_of(state: GameState) -> dict[str, Any]:
     """The stored view of a game's state (JSON)."""
