@@ -273,14 +273,17 @@ def game_versions(game_ids: Iterable[int]) -> dict[int, int]:
 
 
 def event_rows(
-    game_ids: Iterable[int], *, data_of: Collection[str], chunk_size: int = 2000
+    game_ids: Iterable[int], *, data_of: Collection[str] | None, chunk_size: int = 2000
 ) -> Iterator[EventRow]:
     """The events of ``game_ids``, per game in ``seq`` order, as :data:`EventRow` tuples,
     streamed in chunks. Only the events of the types in ``data_of`` have their data read
-    (None for the rest): most of a digital game's bytes are never decoded."""
-    payload = Case(
-        When(type__in=sorted(data_of), then=F("data")), default=Value(None), output_field=JSONField()
-    )
+    (None for the rest): most of a digital game's bytes are never decoded. ``data_of``
+    None: every event's data."""
+    payload: Any = F("data")
+    if data_of is not None:
+        payload = Case(
+            When(type__in=sorted(data_of), then=F("data")), default=Value(None), output_field=JSONField()
+        )
     rows = (
         GameEvent.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "seq")

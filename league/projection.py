@@ -33,7 +33,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Max, Q, Sum
 
+import engine
 from core import DomainError
+from engine import GameState
 from games import selectors as game_selectors
 from league.models import (
     Player,
@@ -52,7 +54,6 @@ from league.seating import RECORDS
 from league.selectors import ordinals
 from league.standings import (
     CORRECTIONS,
-    READ_TYPES,
     GameFold,
     Settings,
     TableResult,
@@ -63,7 +64,7 @@ from league.standings import (
 from league.standings.results import ABANDONED, FINISHED
 from league.standings.tiebreaks import Record
 from league.standings_records import apply_change, record_from_dict, record_to_dict
-from league.table_views import views_of
+from league.table_views import view_of
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 CORRECTED = "corrected"
@@ -210,14 +211,14 @@ def _refresh_locked(
         games = StandingsGame.objects.filter(tournament_id=tournament.pk, game_id__in=changed)
         stored = {g: (seq, result) for g, seq, result in games.values_list("game_id", "seq", "result")}
     new_versions: list[ResultVersion] = []
-    results: dict[int, tuple[int, dict[str, Any]]] = {}
+    results: Read = {}
     if changed:
         # a rebuild reads every game's log in one streamed statement, its ids a subquery
         games_read = _game_ids(tournament.pk) if rebuilding else changed
         results, new_versions = _read_games(tournament, state, games_read, stored, progress)
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
         _write_games(tournament, results)
-    moved = {g for g, (_, r) in results.items() if g not in stored or stored[g][1] != r}
+    moved = {g for g, (_, r, _) in results.items() if g not in stored or stored[g][1] != r}
     recs: dict[int, Record] | None = None
     if rebuilding or eliminating or structure != state.structure:
         recs = _build_records(tournament, settings)
@@ -231,22 +232,25 @@ def _refresh_locked(
     return Refreshed(len(changed), len(new_versions), state.position)
 
 
+Read = dict[int, tuple[int, dict[str, Any], dict[str, Any]]]  # game -> (seq, result, view)
+
+
 def _read_games(
     tournament: Tournament,
     state: StandingsState,
     changed: Iterable[int],
     stored: Mapping[int, tuple[int, dict[str, Any]]],
     progress: Progress | None,
-) -> tuple[dict[int, tuple[int, dict[str, Any]]], list[ResultVersion]]:
+) -> tuple[Read, list[ResultVersion]]:
     """Fold the logs of the ``changed`` games (one statement, streamed in batches): each
-    game's new (seq, result) and a result version at each event after what was read
-    that changes a result; moves ``state``'s position on."""
-    # Only the events the fold reads have their data fetched (a deal's deck, a draw's
-    # card are only counted).
-    events = game_selectors.event_rows(changed, data_of=READ_TYPES, chunk_size=BATCH)
+    game's new seq, result and what the pages show of it (the engine's replay of the same
+    rows: :func:`league.table_views.view_of`), and a result version at each event after
+    what was read that changes a result; moves ``state``'s position on."""
+    events = game_selectors.event_rows(changed, data_of=None, chunk_size=BATCH)
     new_versions: list[ResultVersion] = []
-    results: dict[int, tuple[int, dict[str, Any]]] = {}
+    results: Read = {}
     fold: GameFold | None = None
+    replayed: GameState | None = None
     current: int | None = None
     last: tuple[int, int, datetime] | None = None
 
@@ -254,7 +258,8 @@ def _read_games(
         if current is None or fold is None or last is None:
             return
         seq, position, recorded_at = last
-        results[current] = (seq, fold.result().to_dict(summary=True))
+        view = view_of(replayed) if replayed is not None else {}
+        results[current] = (seq, fold.result().to_dict(summary=True), view)
         if position > state.position:
             state.position, state.recorded_at = position, recorded_at
         if progress is not None and len(results) % BATCH_GAMES == 0:
@@ -263,9 +268,11 @@ def _read_games(
     for game_id, seq, position, kind, schema_version, data, actor_id, recorded_at in events:
         if game_id != current:
             close()
-            current, fold = game_id, GameFold()
+            current, fold, replayed = game_id, GameFold(), None
         assert fold is not None
-        step = fold.feed({"type": kind, "schema_version": schema_version, "data": data})
+        stored_form = {"type": kind, "schema_version": schema_version, "data": data}
+        step = fold.feed(stored_form)
+        replayed = engine.apply(replayed, engine.event_from_dict(stored_form))
         last = (seq, position, recorded_at)
         if step is not None and seq > stored.get(game_id, (0, None))[0]:
             new_versions.append(
@@ -288,27 +295,18 @@ def _read_games(
     return results, new_versions
 
 
-def _write_games(tournament: Tournament, results: Mapping[int, tuple[int, dict[str, Any]]]) -> None:
-    """Each game read: its result and what the pages show of it, upserted (in batches)."""
-    ids = sorted(results)
-    for first in range(0, len(ids), BATCH):
-        batch = ids[first : first + BATCH]
-        views = views_of(batch)
-        StandingsGame.objects.bulk_create(
-            [
-                StandingsGame(
-                    tournament=tournament,
-                    game_id=g,
-                    seq=results[g][0],
-                    result=results[g][1],
-                    table=views.get(g, {}),
-                )
-                for g in batch
-            ],
-            update_conflicts=True,
-            unique_fields=["tournament", "game"],
-            update_fields=["seq", "result", "table"],
-        )
+def _write_games(tournament: Tournament, results: Read) -> None:
+    """Each game read: its result and what the pages show of it, upserted."""
+    StandingsGame.objects.bulk_create(
+        [
+            StandingsGame(tournament=tournament, game_id=g, seq=seq, result=result, table=view)
+            for g, (seq, result, view) in sorted(results.items())
+        ],
+        update_conflicts=True,
+        unique_fields=["tournament", "game"],
+        update_fields=["seq", "result", "table"],
+        batch_size=BATCH,
+    )
 
 
 def _build_records(tournament: Tournament, settings: Settings) -> dict[int, Record]:
@@ -327,7 +325,7 @@ def _move_records(
     settings: Settings,
     moved: set[int],
     stored: Mapping[int, tuple[int, dict[str, Any]]],
-    results: Mapping[int, tuple[int, dict[str, Any]]],
+    results: Read,
 ) -> dict[int, Record]:
     """Every player's stored record, with the records of the players at the ``moved``
     games' tables moved from the old result to the new one (only those are written)."""

@@ -28,8 +28,6 @@ REFRESH = [
     'SELECT "league_standingsgame" "league_standingsgame"',  # what was read of them
     'SELECT "games_gameevent" "games_gameevent"',  # their logs
     'INSERT "league_resultversion"',
-    'SELECT "games_game" "games_game"',  # the game's state, for what the pages show of it:
-    'SELECT "games_gameevent" "games_gameevent"',  # its log (not in this process's state cache)
     'INSERT "league_standingsgame" "league_standingsgame"',  # upserted
     'SELECT "league_table" "league_round"',  # their tables' seats
     'SELECT "league_standingsrecord" "league_standingsrecord"',  # every record, to rank
