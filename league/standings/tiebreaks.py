@@ -26,12 +26,13 @@ tiebreak: a new one is one function and one entry below.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 
 from league.standings.results import StandingsError
-from league.standings.scoring import ZERO, fraction_sum, pair_score
+from league.standings.scoring import ZERO, pair_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +156,24 @@ def _opponent_points(records: Mapping[int, Record], player: int) -> list[tuple[F
     ]
 
 
+def _weighted_sum(weighted: Iterable[tuple[Fraction, Fraction | int]]) -> Fraction:
+    """The sum of value * weight, exactly, over one common denominator (no Fraction made per
+    term: a record lists every opponent met, and the ranking reads every record)."""
+    terms = [
+        (value.numerator * weight.numerator, value.denominator * weight.denominator)
+        if isinstance(weight, Fraction)
+        else (value.numerator * weight, value.denominator)
+        for value, weight in weighted
+    ]
+    if not terms:
+        return ZERO
+    common = lcm(*{d for _, d in terms})
+    return Fraction(sum(n * (common // d) for n, d in terms), common)
+
+
 def _mean(weighted: Sequence[tuple[Fraction, int]]) -> Value:
     meetings = sum(count for _, count in weighted)
-    return fraction_sum(points * count for points, count in weighted) / meetings if meetings else None
+    return _weighted_sum(weighted) / meetings if meetings else None
 
 
 def _buchholz(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
@@ -175,8 +191,8 @@ def _median_buchholz(records: Mapping[int, Record], player: int, tied: frozenset
 
 
 def _sonneborn_berger(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
-    return fraction_sum(
-        score * records[opponent].points
+    return _weighted_sum(
+        (records[opponent].points, score)
         for opponent, (_, score) in records[player].meetings.items()
         if opponent in records
     )
