@@ -52,7 +52,9 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
     ``GameFinished`` is read alone (a finished game adjusted is finished again, with the
     result the adjustment gives)."""
     ids = game_ids if isinstance(game_ids, QuerySet) else list(game_ids)  # a lazy one: a subquery
-    finishes = GameEvent.objects.filter(game_id__in=ids, type="GameFinished", position__gte=finished_from)
+    finishes = GameEvent.objects.filter(game_id__in=ids, type="GameFinished")
+    if finished_from > 0:  # (a bound of 0 would tempt a planner into the position's index)
+        finishes = finishes.filter(position__gte=finished_from)
     candidates = set(finishes.values_list("game_id", flat=True))
     if not candidates:
         return []

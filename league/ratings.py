@@ -97,7 +97,11 @@ def club_games(club_id: int, family: str, *, among: Collection[int] | None = Non
     linked = ClubGame.objects.filter(club_id=club_id)
     tabled = Table.objects.filter(round__tournament__club_id=club_id, game__isnull=False)
     if among is not None:
-        linked, tabled = linked.filter(game_id__in=among), tabled.filter(game_id__in=among)
+        # each link table read for these games alone (two small queries), so the games'
+        # read is bounded too (PostgreSQL plans an OR of subqueries as a scan of games)
+        ids = set(linked.filter(game_id__in=among).values_list("game_id", flat=True))
+        ids |= set(tabled.filter(game_id__in=among).values_list("game_id", flat=True))
+        return game_selectors.game_ids_among(sorted(ids), presets=presets_of(family))
     return game_selectors.game_ids_among(
         linked.values_list("game_id", flat=True),
         tabled.values_list("game_id", flat=True),
@@ -432,8 +436,9 @@ def refresh(club_id: int, family: str) -> str:
 
 def _refresh_changed(projection: RatingProjection, changed: set[int]) -> str:
     club_id, family = projection.club_id, projection.family
+    # by the game's index alone (a game's entries are all of one club and family)
     stored = dict(
-        RatingEntry.objects.filter(club_id=club_id, family=family, game_id__in=changed)
+        RatingEntry.objects.filter(game_id__in=sorted(changed), family=family)
         .values("game_id")
         .annotate(at=Max("position"))
         .values_list("game_id", "at")
@@ -451,7 +456,9 @@ def _refresh_changed(projection: RatingProjection, changed: set[int]) -> str:
     if not starts:
         return "unchanged"
     begin = min(starts)
-    latest = RatingEntry.objects.filter(club_id=club_id, family=family).aggregate(top=Max("position"))["top"]
+    # the last rated game's position: the highest of the players' current ratings
+    current = CurrentRating.objects.filter(club_id=club_id, family=family)
+    latest = current.aggregate(top=Max("position"))["top"]
     if not moved and begin > (latest or 0):
         _append(
             projection, sorted((f for f in finals.values() if f.position >= begin), key=lambda f: f.position)

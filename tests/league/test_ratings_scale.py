@@ -25,12 +25,14 @@ REFRESH = [
     'SELECT "league_ratingprojection"',  # made if need be
     'SELECT "league_ratingprojection"',  # locked
     'SELECT "games_gameevent"',  # the trigger events after its position
-    'SELECT "games_game"',  # which of their games are the club's, of the family
+    'SELECT "league_clubgame"',  # which of their games are the club's: opened under it,
+    'SELECT "league_table"',  # or at its tournaments' tables,
+    'SELECT "games_game"',  # of the family
     'SELECT "league_ratingentry"',  # what was rated of those
     'SELECT "games_gameevent"',  # their finishes in effect: the finished ones,
     'SELECT "games_gameevent"',  # the corrected ones (replayed),
     'SELECT "games_gameevent"',  # the finishes of the others
-    'SELECT "league_ratingentry"',  # the latest rated position
+    'SELECT "league_currentrating"',  # the latest rated position
     'SELECT "league_table"',  # the seats: at a tournament table,
     'SELECT "league_player"',  # or named in the game (the club's players),
     'SELECT "games_game"',  # the game's seats
