@@ -453,7 +453,7 @@ class StandingsGame(models.Model):
     table = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["tournament", "game"]
+        ordering = ["tournament_id", "game_id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "game"], name="unique_standings_game"),
         ]
@@ -472,7 +472,7 @@ class StandingsRecord(models.Model):
     record = models.JSONField()
 
     class Meta:
-        ordering = ["tournament", "player"]
+        ordering = ["tournament_id", "player_id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="unique_standings_record"),
         ]

@@ -61,7 +61,7 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
-                "ordering": ["tournament", "game"],
+                "ordering": ["tournament_id", "game_id"],
                 "constraints": [
                     models.UniqueConstraint(fields=("tournament", "game"), name="unique_standings_game")
                 ],
@@ -93,7 +93,7 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
-                "ordering": ["tournament", "player"],
+                "ordering": ["tournament_id", "player_id"],
                 "constraints": [
                     models.UniqueConstraint(fields=("tournament", "player"), name="unique_standings_record")
                 ],
