@@ -297,13 +297,17 @@ def event_rows(
     return rows.iterator(chunk_size)
 
 
-def games_with_events_after(position: int) -> list[int]:
-    """The games with an event after the global ``position``, of any game: read from the
-    position's index, so its cost follows the events since ``position``, not the number
-    of games. One query."""
+def games_with_events_after(position: int, *, limit: int) -> tuple[list[int], int] | None:
+    """The games with an event after the global ``position``, of any game, and the
+    highest position among those events (``position`` when none); None when there are
+    more than ``limit`` such events. Read from the position's index, so its cost follows
+    the events since ``position`` (at most ``limit``), not the number of games. One query."""
     # no DISTINCT: SQLite would answer it from the (game, seq) index, over every event
     rows = GameEvent.objects.filter(position__gt=position).order_by("position")
-    return sorted(set(rows.values_list("game_id", flat=True)))
+    found = list(rows.values_list("game_id", "position")[: limit + 1])
+    if len(found) > limit:
+        return None
+    return sorted({game for game, _ in found}), found[-1][1] if found else position
 
 
 def recorded_at_position(position: int) -> datetime | None:

@@ -430,6 +430,9 @@ class StandingsState(models.Model):
     position = models.BigIntegerField(default=0)
     recorded_at = models.DateTimeField(null=True, blank=True)
     structure = models.CharField(max_length=64, blank=True, default="")
+    # the global position the last refresh read every game's events to (at least
+    # ``position``: later events of other games need not be read again)
+    read_to = models.BigIntegerField(default=0)
     rows = models.JSONField(default=list, blank=True)
     refreshed_at = models.DateTimeField(auto_now=True)
     # The last refresh that failed, until one succeeds (league.projection_failures).

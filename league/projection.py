@@ -73,6 +73,9 @@ TIMELINES = (CORRECTED, RECORDED)
 # Rows a rebuild reads and writes per statement, and games between progress reports.
 BATCH = 2000
 BATCH_GAMES = 250
+# Events of any game a refresh reads through to find its games' new ones (more: it
+# compares its games' versions instead).
+SCAN = 10_000
 Progress = Callable[[int], None]
 
 
@@ -118,15 +121,23 @@ def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> li
     return list(shaped.values())
 
 
-def _changed_games(tournament_id: int, position: int) -> list[int]:
-    """The tournament's games with an event after ``position``: the games with new events
-    (from the position's index), then those of them at its tables. Two queries, each
-    bounded by what happened since ``position``, whatever the size of the tournament."""
-    moved = game_selectors.games_with_events_after(position)
-    if not moved:
-        return []
-    tables = Table.objects.filter(round__tournament_id=tournament_id, game_id__in=moved)
-    return sorted(tables.values_list("game_id", flat=True))
+def _changed_games(tournament_id: int, since: int) -> tuple[list[int], int]:
+    """The tournament's games with an event after the global position ``since``, and the
+    position read to. Usually the events since then, from the position's index (then
+    those of the tournament's tables): two queries bounded by what happened since, not
+    by the size of the tournament. After a long quiet spell (more than :data:`SCAN`
+    events of any game since), each game's version is compared with the ``seq`` read
+    instead: bounded by the tournament's games, not by everything else that happened."""
+    moved = game_selectors.games_with_events_after(since, limit=SCAN)
+    if moved is None:
+        versions = game_selectors.game_versions(_game_ids(tournament_id))
+        read = dict(StandingsGame.objects.filter(tournament_id=tournament_id).values_list("game_id", "seq"))
+        return sorted(g for g, v in versions.items() if v and read.get(g) != v), since
+    games, last = moved
+    if not games:
+        return [], last
+    tables = Table.objects.filter(round__tournament_id=tournament_id, game_id__in=games)
+    return sorted(tables.values_list("game_id", flat=True)), last
 
 
 def _game_ids(tournament_id: int) -> Any:
@@ -171,7 +182,7 @@ def rebuild(tournament_id: int, *, progress: Progress | None = None) -> Refreshe
         ResultVersion.objects.filter(tournament_id=tournament_id).delete()
         StandingsGame.objects.filter(tournament_id=tournament_id).delete()
         StandingsRecord.objects.filter(tournament_id=tournament_id).delete()
-        state.position, state.recorded_at, state.structure, state.rows = 0, None, "", []
+        state.position, state.read_to, state.recorded_at, state.structure, state.rows = 0, 0, None, "", []
         return _refresh_locked(state.tournament, state, rebuilding=True, progress=progress)
 
 
@@ -205,7 +216,7 @@ def _refresh_locked(
     records again from every stored result."""
     settings = Settings.from_mapping(settings_of(tournament), stored=True)
     structure, eliminating = _structure(tournament)
-    changed = _changed_games(tournament.pk, state.position)
+    changed, read_to = _changed_games(tournament.pk, max(state.position, state.read_to))
     stored: dict[int, tuple[int, dict[str, Any]]] = {}
     if changed and not rebuilding:
         games = StandingsGame.objects.filter(tournament_id=tournament.pk, game_id__in=changed)
@@ -226,7 +237,7 @@ def _refresh_locked(
         recs = _move_records(tournament, settings, moved, stored, results)
     if recs is not None:
         state.rows = rank(settings, recs)
-    state.structure = structure
+    state.structure, state.read_to = structure, max(read_to, state.position)
     state.error_code, state.failed_at = "", None
     state.save()
     return Refreshed(len(changed), len(new_versions), state.position)
@@ -379,7 +390,9 @@ def stale(tournament_id: int) -> bool:
     state = StandingsState.objects.filter(tournament_id=tournament_id).first()
     if state is None:
         return True
-    if _changed_games(tournament_id, state.position):
+    versions = game_selectors.game_versions(_game_ids(tournament_id))
+    read = dict(StandingsGame.objects.filter(tournament_id=tournament_id).values_list("game_id", "seq"))
+    if any(version and read.get(game) != version for game, version in versions.items()):
         return True
     since = state.refreshed_at
     return (

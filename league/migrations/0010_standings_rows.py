@@ -33,6 +33,11 @@ class Migration(migrations.Migration):
             name="structure",
             field=models.CharField(blank=True, default="", max_length=64),
         ),
+        migrations.AddField(
+            model_name="standingsstate",
+            name="read_to",
+            field=models.BigIntegerField(default=0),
+        ),
         migrations.CreateModel(
             name="StandingsGame",
             fields=[

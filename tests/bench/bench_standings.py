@@ -200,7 +200,7 @@ def main() -> None:
     def forget_one_game() -> None:
         # the last game built holds the last positions: reading from its first one again
         # reads it alone, as if its events had just arrived
-        StandingsState.objects.filter(tournament=tournament).update(position=first - 1)
+        StandingsState.objects.filter(tournament=tournament).update(position=first - 1, read_to=first - 1)
         StandingsGame.objects.filter(tournament=tournament, game_id=victim).delete()
         ResultVersion.objects.filter(tournament=tournament, game_id=victim).delete()
 

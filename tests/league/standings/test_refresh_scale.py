@@ -81,3 +81,24 @@ def test_a_refresh_reads_and_writes_the_same_at_128_games_and_at_a_1500_game_sea
         )
         assert (rebuilt.rows, records) == incremental
         assert all(row["in_play"] == 0 for row in rebuilt.rows)
+
+
+def test_after_a_quiet_spell_a_refresh_compares_versions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More events of other games than SCAN since the last refresh: the refresh finds its
+    games' new events by their versions, and reads to the same standings."""
+    club = Club.objects.create(name="Quiet club", slug="quiet")
+    quiet = build_event(club, players=8, rounds=2, seed=3)
+    projection.refresh(quiet.tournament.pk)
+    busy = build_event(club, players=16, rounds=2, seed=4)  # 8 games of another event
+    finish(quiet.open_game, quiet.open_log)
+    monkeypatch.setattr(projection, "SCAN", 5)
+    with CaptureQueriesContext(connection) as captured:
+        done = projection.refresh(quiet.tournament.pk)
+    assert done.games_read == 1
+    assert any('"games_game"."version"' in q["sql"] for q in captured.captured_queries)
+    state = StandingsState.objects.get(tournament=quiet.tournament)
+    incremental = state.rows
+    projection.rebuild(quiet.tournament.pk)
+    assert StandingsState.objects.get(tournament=quiet.tournament).rows == incremental
+    assert all(row["in_play"] == 0 for row in incremental)
+    assert busy.tournament.pk != quiet.tournament.pk
