@@ -54,6 +54,7 @@ from league.seating import RECORDS
 from league.selectors import ordinals
 from league.standings import (
     CORRECTIONS,
+    READ_TYPES,
     GameFold,
     Settings,
     TableResult,
@@ -64,7 +65,7 @@ from league.standings import (
 from league.standings.results import ABANDONED, FINISHED
 from league.standings.tiebreaks import Record
 from league.standings_records import apply_change, record_from_dict, record_to_dict
-from league.table_views import view_of
+from league.table_views import view_of, views_of
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 CORRECTED = "corrected"
@@ -226,7 +227,9 @@ def _refresh_locked(
     if changed:
         # a rebuild reads every game's log in one streamed statement, its ids a subquery
         games_read = _game_ids(tournament.pk) if rebuilding else changed
-        results, new_versions = _read_games(tournament, state, games_read, stored, progress)
+        results, new_versions = _read_games(
+            tournament, state, games_read, stored, progress, replay=rebuilding
+        )
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
         _write_games(tournament, results)
     moved = {g for g, (_, r, _) in results.items() if g not in stored or stored[g][1] != r}
@@ -252,12 +255,18 @@ def _read_games(
     changed: Iterable[int],
     stored: Mapping[int, tuple[int, dict[str, Any]]],
     progress: Progress | None,
+    *,
+    replay: bool,
 ) -> tuple[Read, list[ResultVersion]]:
     """Fold the logs of the ``changed`` games (one statement, streamed in batches): each
     game's new seq, result and what the pages show of it (the engine's replay of the same
     rows: :func:`league.table_views.view_of`), and a result version at each event after
     what was read that changes a result; moves ``state``'s position on."""
-    events = game_selectors.event_rows(changed, data_of=None, chunk_size=BATCH)
+    # A rebuild replays every log through the engine as it folds it (one statement, for
+    # the pages' table views); a refresh fetches the data of only the events the fold
+    # reads (a deal's deck, a draw's card are only counted) and takes the changed games'
+    # states from the event store's cache, which catches up on the new events alone.
+    events = game_selectors.event_rows(changed, data_of=None if replay else READ_TYPES, chunk_size=BATCH)
     new_versions: list[ResultVersion] = []
     results: Read = {}
     fold: GameFold | None = None
@@ -283,7 +292,8 @@ def _read_games(
         assert fold is not None
         stored_form = {"type": kind, "schema_version": schema_version, "data": data}
         step = fold.feed(stored_form)
-        replayed = engine.apply(replayed, engine.event_from_dict(stored_form))
+        if replay:
+            replayed = engine.apply(replayed, engine.event_from_dict(stored_form))
         last = (seq, position, recorded_at)
         if step is not None and seq > stored.get(game_id, (0, None))[0]:
             new_versions.append(
@@ -303,6 +313,9 @@ def _read_games(
     close()
     if progress is not None and len(results) % BATCH_GAMES:
         progress(len(results))
+    if not replay:
+        views = views_of(results)
+        results = {g: (seq, result, views.get(g, {})) for g, (seq, result, _) in results.items()}
     return results, new_versions
 
 

@@ -1,9 +1,10 @@
 """What the pages show of a tournament table's game, kept by the standings projection so
 no page replays a game to list it (issue 26): its hands scored, each seat's running
 score and, once finished, each seat's place and game points — everything public once a
-hand is scored. The standings refresh stores a table's view (:func:`view_of`, of the
-engine's replay of the rows it reads anyway) beside its result whenever it reads new
-events of its game (:class:`~league.models.StandingsGame`); the game's status is read
+hand is scored. The standings refresh stores a table's view (:func:`view_of`: of the
+game's state from the event store's cache in a refresh, of the engine's replay of the
+rows it reads anyway in a rebuild) beside its result whenever it reads new events of
+its game (:class:`~league.models.StandingsGame`); the game's status is read
 from the game's row, which every append writes.
 
 A page reads the views of every table it shows in two queries (:func:`table_views`),
@@ -35,6 +36,13 @@ def view_of(state: GameState) -> dict[str, Any]:
         "places": None if result is None else list(result.places),
         "points": None if result is None else [str(p) for p in result.points],
     }
+
+
+def views_of(game_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """The stored views of ``game_ids``, from their current states in the event store's
+    cache (:func:`games.selectors.current_states`: a process that has a game's state
+    replays only the events after it)."""
+    return {game: view_of(state) for game, state in game_selectors.current_states(game_ids).items()}
 
 
 @dataclass(frozen=True, slots=True)

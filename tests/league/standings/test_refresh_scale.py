@@ -27,6 +27,8 @@ REFRESH = [
     'SELECT "league_table" "league_table"',  # those of the tournament
     'SELECT "league_standingsgame" "league_standingsgame"',  # what was read of them
     'SELECT "games_gameevent" "games_gameevent"',  # their logs
+    'SELECT "games_game" "games_game"',  # their states, for the pages (the store's cache,
+    'SELECT "games_gameevent" "games_gameevent"',  # caught up; here it starts empty)
     'INSERT "league_resultversion"',
     'INSERT "league_standingsgame" "league_standingsgame"',  # upserted
     'SELECT "league_table" "league_round"',  # their tables' seats
