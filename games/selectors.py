@@ -51,9 +51,10 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
     the log is the one in effect.) In any other log every event is in effect: its last
     ``GameFinished`` is read alone (a finished game adjusted is finished again, with the
     result the adjustment gives)."""
-    finishes = GameEvent.objects.filter(
-        game_id__in=list(game_ids), type="GameFinished", position__gte=finished_from
-    )
+    ids = game_ids if isinstance(game_ids, QuerySet) else list(game_ids)  # a lazy one: a subquery
+    finishes = GameEvent.objects.filter(game_id__in=ids, type="GameFinished")
+    if finished_from > 0:  # (a bound of 0 would tempt a planner into the position's index)
+        finishes = finishes.filter(position__gte=finished_from)
     candidates = set(finishes.values_list("game_id", flat=True))
     if not candidates:
         return []
@@ -274,14 +275,17 @@ def game_versions(game_ids: Iterable[int]) -> dict[int, int]:
 
 
 def event_rows(
-    game_ids: Iterable[int], *, data_of: Collection[str], chunk_size: int = 2000
+    game_ids: Iterable[int], *, data_of: Collection[str] | None, chunk_size: int = 2000
 ) -> Iterator[EventRow]:
     """The events of ``game_ids``, per game in ``seq`` order, as :data:`EventRow` tuples,
     streamed in chunks. Only the events of the types in ``data_of`` have their data read
-    (None for the rest): most of a digital game's bytes are never decoded."""
-    payload = Case(
-        When(type__in=sorted(data_of), then=F("data")), default=Value(None), output_field=JSONField()
-    )
+    (None for the rest): most of a digital game's bytes are never decoded. ``data_of``
+    None: every event's data."""
+    payload: Any = F("data")
+    if data_of is not None:
+        payload = Case(
+            When(type__in=sorted(data_of), then=F("data")), default=Value(None), output_field=JSONField()
+        )
     rows = (
         GameEvent.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "seq")
@@ -291,6 +295,19 @@ def event_rows(
         )
     )
     return rows.iterator(chunk_size)
+
+
+def games_with_events_after(position: int, *, limit: int) -> tuple[list[int], int] | None:
+    """The games with an event after the global ``position``, of any game, and the
+    highest position among those events (``position`` when none); None when there are
+    more than ``limit`` such events. Read from the position's index, so its cost follows
+    the events since ``position`` (at most ``limit``), not the number of games. One query."""
+    # no DISTINCT: SQLite would answer it from the (game, seq) index, over every event
+    rows = GameEvent.objects.filter(position__gt=position).order_by("position")
+    found = list(rows.values_list("game_id", "position")[: limit + 1])
+    if len(found) > limit:
+        return None
+    return sorted({game for game, _ in found}), found[-1][1] if found else position
 
 
 def recorded_at_position(position: int) -> datetime | None:
@@ -330,6 +347,17 @@ def event_positions(
     )
 
 
+def events_after_of_types(position: int, *, types: Collection[str]) -> list[tuple[int, int]]:
+    """(game id, global position) of every event of the given ``types`` after the global
+    ``position``, of any game: read from the position's index, so its cost follows the
+    events since ``position``, whatever the number of games. One query."""
+    return list(
+        GameEvent.objects.filter(position__gt=position, type__in=sorted(types))
+        .order_by("position")
+        .values_list("game_id", "position")
+    )
+
+
 def last_position(game_ids: Iterable[int], *, types: Collection[str]) -> int:
     """The highest global position of an event of ``game_ids`` of the given ``types``
     (0 when there is none). One query."""
@@ -344,6 +372,12 @@ def preset_of(game_id: int) -> str | None:
     without a preset)."""
     preset = Game.objects.filter(pk=game_id).values_list("ruleset__preset", flat=True).first()
     return preset if isinstance(preset, str) else None
+
+
+def statuses(game_ids: Iterable[int]) -> dict[int, str]:
+    """The status of each game among ``game_ids`` that has events (written with every
+    append: no event is read), by id. One query."""
+    return dict(Game.objects.filter(pk__in=game_ids, version__gt=0).values_list("pk", "status"))
 
 
 def current_states(game_ids: Iterable[int]) -> dict[int, GameState]:

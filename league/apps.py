@@ -10,7 +10,7 @@ class LeagueConfig(AppConfig):
         from config.health import add_report
         from games import outbox
         from games.access import register_director_check, register_recorder_check
-        from league import projection_failures, ratings, tasks
+        from league import projection_failures, ratings, table_views, tasks
         from league.access import directs_club_game, records_club_game
         from league.standings import TRIGGERS
 
@@ -18,8 +18,9 @@ class LeagueConfig(AppConfig):
         register_director_check(directs_club_game)
         # A table is complete when its game finishes or is abandoned.
         outbox.subscribe(tasks.GAME_ENDED, ["GameFinished", "GameAbandoned"])
-        # Standings follow every event that can change a result; ratings every finish.
-        outbox.subscribe(tasks.REFRESH_STANDINGS, TRIGGERS)
+        # Standings follow every event that can change a result, or what the pages show
+        # of a table (league.table_views); ratings every finish.
+        outbox.subscribe(tasks.REFRESH_STANDINGS, (*TRIGGERS, *table_views.SHOWN))
         outbox.subscribe(tasks.refresh_ratings.name, ratings.TRIGGERS)
         # /healthz says how many standings and ratings projections are failing.
         add_report("projections", projection_failures.health_report)

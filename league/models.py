@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -11,13 +12,27 @@ from django.utils.translation import gettext_lazy as _
 from league import limits
 from league.names import NAME_KEY_LENGTH, name_key
 
+_Named = TypeVar("_Named", bound="NamedModel")
+
+
+class NamedQuerySet(models.QuerySet[_Named]):
+    """Rows made in bulk get their ``name_key`` too (``bulk_create`` calls no ``save``)."""
+
+    def bulk_create(self, objs: Iterable[_Named], *args: Any, **kwargs: Any) -> list[_Named]:
+        listed = list(objs)
+        for obj in listed:
+            obj.name_key = name_key(getattr(obj, "name", ""))
+        return super().bulk_create(listed, *args, **kwargs)
+
 
 class NamedModel(models.Model):
     """A row with a ``name`` people search for: ``name_key`` (:func:`league.names.name_key`)
-    is stored beside it and kept by ``save``, so a search compares keys in an indexed
-    column instead of relying on a database's collation."""
+    is stored beside it and kept by ``save`` (and ``bulk_create``), so a search compares
+    keys in an indexed column instead of relying on a database's collation."""
 
     name_key = models.CharField(max_length=NAME_KEY_LENGTH, editable=False, default="")
+
+    objects = NamedQuerySet.as_manager()
 
     class Meta:
         abstract = True
@@ -389,6 +404,29 @@ class RatingEntry(models.Model):
         return f"{self.player} {self.family} after game {self.game_id}: {self.ordinal:.2f}"
 
 
+class CurrentRating(models.Model):
+    """A player's rating now in one game family of a club: a copy of their latest
+    :class:`RatingEntry` (``position`` is its game's), kept by the same refresh that
+    writes the entries, so reading everyone's current rating is one indexed read."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="current_ratings")
+    family = models.CharField(max_length=10, choices=RatingEntry.Family.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="current_ratings")
+    position = models.BigIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["club", "family", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "family", "player"], name="unique_current_rating"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.family}: {self.ordinal:.2f}"
+
+
 class RatingProjection(models.Model):
     """Where the ratings of one club's game family are current to: the highest global
     event position they have read. One row per (club, family); refreshes lock it."""
@@ -417,16 +455,20 @@ class StandingsState(models.Model):
     """A tournament's standings projection, current to ``position`` (the global event
     position of the last event read), and the lock row of its refreshes.
 
-    ``games`` maps each game id read to the last ``seq`` read, ``results`` to its
-    table result (:meth:`league.standings.TableResult.to_dict`); ``rows`` are the
-    ranked standings (player ids; names are joined on read). All disposable: ``manage.py
-    rebuild_standings`` makes them again from the event logs."""
+    ``rows`` are the ranked standings (player ids; names are joined on read), one entry
+    a player; each game's result is a :class:`StandingsGame` row and each player's record
+    a :class:`StandingsRecord` row, so a refresh writes only what a result touches.
+    ``structure`` fingerprints what the records were built from besides the results (the
+    settings and the counted rounds): when it changes, the records are built again. All
+    disposable: ``manage.py rebuild_standings`` makes them again from the event logs."""
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings_state")
     position = models.BigIntegerField(default=0)
     recorded_at = models.DateTimeField(null=True, blank=True)
-    games = models.JSONField(default=dict, blank=True)
-    results = models.JSONField(default=dict, blank=True)
+    structure = models.CharField(max_length=64, blank=True, default="")
+    # the global position the last refresh read every game's events to (at least
+    # ``position``: later events of other games need not be read again)
+    read_to = models.BigIntegerField(default=0)
     rows = models.JSONField(default=list, blank=True)
     refreshed_at = models.DateTimeField(auto_now=True)
     # The last refresh that failed, until one succeeds (league.projection_failures).
@@ -435,6 +477,47 @@ class StandingsState(models.Model):
 
     def __str__(self) -> str:
         return f"standings of {self.tournament} at {self.position}"
+
+
+class StandingsGame(models.Model):
+    """One game of a tournament as the standings projection last read it: the ``seq``
+    read to, its table result (:meth:`league.standings.TableResult.to_dict`, summary
+    form) and what the pages show of it (:mod:`league.table_views`)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings_games")
+    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="+")
+    seq = models.PositiveIntegerField(default=0)
+    result = models.JSONField()
+    # what the pages show of the game (league.table_views): hands, scores, places
+    table = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "game_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "game"], name="unique_standings_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} of {self.tournament_id} read to {self.seq}"
+
+
+class StandingsRecord(models.Model):
+    """One player's record in a tournament's standings (what :func:`league.standings.rank`
+    reads: points, games with their opponents, byes, ...), in the form of
+    :mod:`league.standings_records`; a result rewrites only the records of its table."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings_records")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    record = models.JSONField()
+
+    class Meta:
+        ordering = ["tournament_id", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_standings_record"),
+        ]
+
+    def __str__(self) -> str:
+        return f"record of {self.player_id} in {self.tournament_id}"
 
 
 class ResultVersion(models.Model):

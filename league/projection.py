@@ -1,10 +1,15 @@
 """The standings projection: the pure :mod:`league.standings` fed from the event store.
 
 - :func:`refresh` reads, under the tournament's lock (``select_for_update`` on its
-  :class:`~league.models.StandingsState` row), the events of its games it has not read
-  yet, in ``position`` order per game; stores a :class:`~league.models.ResultVersion`
-  at each event that changes a table's result, then the ranked rows and the position
-  they are current to. Idempotent: a second refresh with no new event writes the same.
+  :class:`~league.models.StandingsState` row), the games with an event after the
+  position it is current to (found from the position's index) and their logs; stores a
+  :class:`~league.models.ResultVersion` at each event that changes a table's result,
+  each game's result (:class:`~league.models.StandingsGame`), moves the records
+  (:class:`~league.models.StandingsRecord`) of the players at the tables whose result
+  changed (:mod:`league.standings_records`), ranks everyone from the stored records, and
+  saves the ranked rows and the position they are current to. Its statements and the
+  rows it writes do not grow with the event. Idempotent: a second refresh with no new
+  event writes nothing but the state row.
 - :func:`rebuild` throws all of it away and refreshes from zero.
 - :func:`read_standings` answers as of any moment on two timelines (``corrected``:
   every event, later corrections included; ``recorded``: only the events recorded up
@@ -16,7 +21,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -24,21 +31,53 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Max, Q, Sum
 
+import engine
 from core import DomainError
+from engine import GameState
 from games import selectors as game_selectors
-from league.models import Player, ResultVersion, Round, StandingsState, Table, TableSeat, Tournament
+from league.models import (
+    Player,
+    ResultVersion,
+    Round,
+    StandingsGame,
+    StandingsRecord,
+    StandingsState,
+    Table,
+    TableSeat,
+    Tournament,
+)
 from league.projection_failures import isolated
 from league.ratings import family_of
+from league.seating import RECORDS
 from league.selectors import ordinals
-from league.standings import CORRECTIONS, READ_TYPES, GameFold, Settings, TableResult, standings
+from league.standings import (
+    CORRECTIONS,
+    READ_TYPES,
+    GameFold,
+    Settings,
+    TableResult,
+    rank,
+    records,
+    standings,
+)
 from league.standings.results import ABANDONED, FINISHED
+from league.standings.tiebreaks import Record
+from league.standings_records import apply_change, record_from_dict, record_to_dict
+from league.table_views import view_of, views_of
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
 CORRECTED = "corrected"
 RECORDED = "recorded"
 TIMELINES = (CORRECTED, RECORDED)
+# Rows a rebuild reads and writes per statement, and games between progress reports.
+BATCH = 2000
+BATCH_GAMES = 250
+# Events of any game a refresh reads through to find its games' new ones (more: it
+# compares its games' versions instead).
+SCAN = 10_000
+Progress = Callable[[int], None]
 
 
 def settings_of(tournament: Tournament) -> dict[str, Any]:
@@ -83,6 +122,25 @@ def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> li
     return list(shaped.values())
 
 
+def _changed_games(tournament_id: int, since: int) -> tuple[list[int], int]:
+    """The tournament's games with an event after the global position ``since``, and the
+    position read to. Usually the events since then, from the position's index (then
+    those of the tournament's tables): two queries bounded by what happened since, not
+    by the size of the tournament. After a long quiet spell (more than :data:`SCAN`
+    events of any game since), each game's version is compared with the ``seq`` read
+    instead: bounded by the tournament's games, not by everything else that happened."""
+    moved = game_selectors.games_with_events_after(since, limit=SCAN)
+    if moved is None:
+        versions = game_selectors.game_versions(_game_ids(tournament_id))
+        read = dict(StandingsGame.objects.filter(tournament_id=tournament_id).values_list("game_id", "seq"))
+        return sorted(g for g, v in versions.items() if v and read.get(g) != v), since
+    games, last = moved
+    if not games:
+        return [], last
+    tables = Table.objects.filter(round__tournament_id=tournament_id, game_id__in=games)
+    return sorted(tables.values_list("game_id", flat=True)), last
+
+
 def _game_ids(tournament_id: int) -> Any:
     """The ids of the tournament's games, as a lazy queryset (read as a subquery)."""
     return Table.objects.filter(round__tournament_id=tournament_id, game__isnull=False).values_list(
@@ -117,62 +175,215 @@ def refresh(tournament_id: int) -> Refreshed:
         return _refresh_locked(state.tournament, state)
 
 
-def rebuild(tournament_id: int) -> Refreshed:
-    """Forget the projection of the tournament and build it again from its games' logs."""
+def rebuild(tournament_id: int, *, progress: Progress | None = None) -> Refreshed:
+    """Forget the projection of the tournament and build it again from its games' logs
+    (read once, in batches; ``progress`` is told the games read after each batch)."""
     with transaction.atomic():
         state = _lock(tournament_id)
         ResultVersion.objects.filter(tournament_id=tournament_id).delete()
-        state.position, state.recorded_at, state.games, state.results, state.rows = 0, None, {}, {}, []
-        return _refresh_locked(state.tournament, state)
+        StandingsGame.objects.filter(tournament_id=tournament_id).delete()
+        StandingsRecord.objects.filter(tournament_id=tournament_id).delete()
+        state.position, state.read_to, state.recorded_at, state.structure, state.rows = 0, 0, None, "", []
+        return _refresh_locked(state.tournament, state, rebuilding=True, progress=progress)
 
 
-def _refresh_locked(tournament: Tournament, state: StandingsState) -> Refreshed:
-    versions_of = game_selectors.game_versions(_game_ids(tournament.pk))
-    read: dict[str, int] = dict(state.games)
-    changed = [g for g, v in versions_of.items() if read.get(str(g)) != v]
-    new_versions: list[ResultVersion] = []
-    results = dict(state.results)
-    if changed:
-        # Only the events the fold reads have their data fetched (a deal's deck, a draw's
-        # card are only counted).
-        events = game_selectors.event_rows(changed, data_of=READ_TYPES)
-        folds: dict[int, GameFold] = {}
-        last: dict[int, tuple[int, int, datetime]] = {}
-        for game_id, seq, position, kind, schema_version, data, actor_id, recorded_at in events:
-            fold = folds.get(game_id)
-            if fold is None:
-                fold = folds[game_id] = GameFold()
-            step = fold.feed({"type": kind, "schema_version": schema_version, "data": data})
-            last[game_id] = (seq, position, recorded_at)
-            if step is not None and seq > read.get(str(game_id), 0):
-                new_versions.append(
-                    ResultVersion(
-                        tournament_id=tournament.pk,
-                        game_id=game_id,
-                        position=position,
-                        seq=seq,
-                        recorded_at=recorded_at,
-                        cause=step.type,
-                        hand=step.hand,
-                        actor_id=actor_id,
-                        reason=step.reason,
-                        result=fold.result().to_dict(summary=True),
-                    )
-                )
-        for game_id, fold in folds.items():
-            seq, position, recorded_at = last[game_id]
-            read[str(game_id)] = seq
-            results[str(game_id)] = fold.result().to_dict(summary=True)
-            if position > state.position:
-                state.position, state.recorded_at = position, recorded_at
-        ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True)
-    state.games, state.results = read, results
-    parsed = {int(g): TableResult.from_dict(r) for g, r in results.items()}
+def _structure(tournament: Tournament) -> tuple[str, bool]:
+    """What the records are built from besides the results, as a digest — the settings
+    and the counted rounds (how many, which, the last published: rounds are only ever
+    published, once) — and whether a counted round eliminates (a knockout, whose records
+    are always built whole). One query, of one row."""
+    eliminating = sorted(name for name, record in RECORDS.items() if record.eliminates)
+    rounds = Round.objects.filter(tournament_id=tournament.pk, status__in=COUNTED_ROUNDS).aggregate(
+        count=Count("pk"),
+        ids=Sum("pk"),
+        last=Max("published_at"),
+        eliminating=Count("pk", filter=Q(method__in=eliminating)),
+    )
+    text = json.dumps([settings_of(tournament), rounds], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest(), bool(rounds["eliminating"])
+
+
+def _refresh_locked(
+    tournament: Tournament,
+    state: StandingsState,
+    *,
+    rebuilding: bool = False,
+    progress: Progress | None = None,
+) -> Refreshed:
+    """Read the events after the position the standings are current to: only the games
+    they belong to are read again (whole logs: a correction can undo any event), only
+    their rows and their players' records are written, and the players are ranked again
+    from the stored records. A change of settings or of the counted rounds builds the
+    records again from every stored result."""
     settings = Settings.from_mapping(settings_of(tournament), stored=True)
-    state.rows = standings(settings, rounds_of(tournament.pk), parsed)
+    structure, eliminating = _structure(tournament)
+    changed, read_to = _changed_games(tournament.pk, max(state.position, state.read_to))
+    stored: dict[int, tuple[int, dict[str, Any]]] = {}
+    if changed and not rebuilding:
+        games = StandingsGame.objects.filter(tournament_id=tournament.pk, game_id__in=changed)
+        stored = {g: (seq, result) for g, seq, result in games.values_list("game_id", "seq", "result")}
+    new_versions: list[ResultVersion] = []
+    results: Read = {}
+    if changed:
+        # a rebuild reads every game's log in one streamed statement, its ids a subquery
+        games_read = _game_ids(tournament.pk) if rebuilding else changed
+        results, new_versions = _read_games(
+            tournament, state, games_read, stored, progress, replay=rebuilding
+        )
+        ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
+        _write_games(tournament, results)
+    moved = {g for g, (_, r, _) in results.items() if g not in stored or stored[g][1] != r}
+    recs: dict[int, Record] | None = None
+    if rebuilding or eliminating or structure != state.structure:
+        recs = _build_records(tournament, settings)
+    elif moved:
+        recs = _move_records(tournament, settings, moved, stored, results)
+    if recs is not None:
+        state.rows = rank(settings, recs)
+    state.structure, state.read_to = structure, max(read_to, state.position)
     state.error_code, state.failed_at = "", None
     state.save()
     return Refreshed(len(changed), len(new_versions), state.position)
+
+
+Read = dict[int, tuple[int, dict[str, Any], dict[str, Any]]]  # game -> (seq, result, view)
+
+
+def _read_games(
+    tournament: Tournament,
+    state: StandingsState,
+    changed: Iterable[int],
+    stored: Mapping[int, tuple[int, dict[str, Any]]],
+    progress: Progress | None,
+    *,
+    replay: bool,
+) -> tuple[Read, list[ResultVersion]]:
+    """Fold the logs of the ``changed`` games (one statement, streamed in batches): each
+    game's new seq, result and what the pages show of it (the engine's replay of the same
+    rows: :func:`league.table_views.view_of`), and a result version at each event after
+    what was read that changes a result; moves ``state``'s position on."""
+    # A rebuild replays every log through the engine as it folds it (one statement, for
+    # the pages' table views); a refresh fetches the data of only the events the fold
+    # reads (a deal's deck, a draw's card are only counted) and takes the changed games'
+    # states from the event store's cache, which catches up on the new events alone.
+    events = game_selectors.event_rows(changed, data_of=None if replay else READ_TYPES, chunk_size=BATCH)
+    new_versions: list[ResultVersion] = []
+    results: Read = {}
+    fold: GameFold | None = None
+    replayed: GameState | None = None
+    current: int | None = None
+    last: tuple[int, int, datetime] | None = None
+
+    def close() -> None:
+        if current is None or fold is None or last is None:
+            return
+        seq, position, recorded_at = last
+        view = view_of(replayed) if replayed is not None else {}
+        results[current] = (seq, fold.result().to_dict(summary=True), view)
+        if position > state.position:
+            state.position, state.recorded_at = position, recorded_at
+        if progress is not None and len(results) % BATCH_GAMES == 0:
+            progress(len(results))
+
+    for game_id, seq, position, kind, schema_version, data, actor_id, recorded_at in events:
+        if game_id != current:
+            close()
+            current, fold, replayed = game_id, GameFold(), None
+        assert fold is not None
+        stored_form = {"type": kind, "schema_version": schema_version, "data": data}
+        step = fold.feed(stored_form)
+        if replay:
+            replayed = engine.apply(replayed, engine.event_from_dict(stored_form))
+        last = (seq, position, recorded_at)
+        if step is not None and seq > stored.get(game_id, (0, None))[0]:
+            new_versions.append(
+                ResultVersion(
+                    tournament_id=tournament.pk,
+                    game_id=game_id,
+                    position=position,
+                    seq=seq,
+                    recorded_at=recorded_at,
+                    cause=step.type,
+                    hand=step.hand,
+                    actor_id=actor_id,
+                    reason=step.reason,
+                    result=fold.result().to_dict(summary=True),
+                )
+            )
+    close()
+    if progress is not None and len(results) % BATCH_GAMES:
+        progress(len(results))
+    if not replay:
+        views = views_of(results)
+        results = {g: (seq, result, views.get(g, {})) for g, (seq, result, _) in results.items()}
+    return results, new_versions
+
+
+def _write_games(tournament: Tournament, results: Read) -> None:
+    """Each game read: its result and what the pages show of it, upserted."""
+    StandingsGame.objects.bulk_create(
+        [
+            StandingsGame(tournament=tournament, game_id=g, seq=seq, result=result, table=view)
+            for g, (seq, result, view) in sorted(results.items())
+        ],
+        update_conflicts=True,
+        unique_fields=["tournament", "game"],
+        update_fields=["seq", "result", "table"],
+        batch_size=BATCH,
+    )
+
+
+def _build_records(tournament: Tournament, settings: Settings) -> dict[int, Record]:
+    """Every player's record from every stored result, written whole (a rebuild, a
+    round published, a settings change, a knockout)."""
+    rows = StandingsGame.objects.filter(tournament_id=tournament.pk).values_list("game_id", "result")
+    parsed = {g: TableResult.from_dict(r) for g, r in rows.iterator(BATCH)}
+    recs = records(settings, rounds_of(tournament.pk), parsed)
+    StandingsRecord.objects.filter(tournament_id=tournament.pk).exclude(player_id__in=list(recs)).delete()
+    _write_records(tournament, recs.values())
+    return recs
+
+
+def _move_records(
+    tournament: Tournament,
+    settings: Settings,
+    moved: set[int],
+    stored: Mapping[int, tuple[int, dict[str, Any]]],
+    results: Read,
+) -> dict[int, Record]:
+    """Every player's stored record, with the records of the players at the ``moved``
+    games' tables moved from the old result to the new one (only those are written)."""
+    seats = (
+        TableSeat.objects.filter(table__game_id__in=sorted(moved), table__round__status__in=COUNTED_ROUNDS)
+        .order_by("table__game_id", "position")
+        .values_list("table__game_id", "table__round__number", "table__round__method", "player_id", "bot")
+    )
+    tables: dict[int, tuple[int, str, dict[str, Any]]] = {}
+    for game_id, number, method, player_id, bot in seats:
+        if game_id not in tables:
+            tables[game_id] = (number, method, {"seats": [], "game": game_id})
+        tables[game_id][2]["seats"].append({"player": player_id, "bot": bot})
+    stored_records = StandingsRecord.objects.filter(tournament_id=tournament.pk).values_list(
+        "player_id", "record"
+    )
+    recs = {p: record_from_dict(p, r) for p, r in stored_records}
+    touched: set[int] = set()
+    for game_id, (number, method, table) in sorted(tables.items()):
+        old = TableResult.from_dict(stored[game_id][1]) if game_id in stored else None
+        new = TableResult.from_dict(results[game_id][1])
+        touched |= apply_change(recs, settings, number, method, table, old, new)
+    _write_records(tournament, (recs[p] for p in sorted(touched)))
+    return recs
+
+
+def _write_records(tournament: Tournament, recs: Iterable[Record]) -> None:
+    StandingsRecord.objects.bulk_create(
+        [StandingsRecord(tournament=tournament, player_id=r.player, record=record_to_dict(r)) for r in recs],
+        update_conflicts=True,
+        unique_fields=["tournament", "player"],
+        update_fields=["record"],
+        batch_size=BATCH,
+    )
 
 
 def refresh_game(game_id: int) -> Refreshed | None:
@@ -192,9 +403,9 @@ def stale(tournament_id: int) -> bool:
     state = StandingsState.objects.filter(tournament_id=tournament_id).first()
     if state is None:
         return True
-    read = state.games
     versions = game_selectors.game_versions(_game_ids(tournament_id))
-    if any(read.get(str(pk)) != version for pk, version in versions.items()):
+    read = dict(StandingsGame.objects.filter(tournament_id=tournament_id).values_list("game_id", "seq"))
+    if any(version and read.get(game) != version for game, version in versions.items()):
         return True
     since = state.refreshed_at
     return (
@@ -349,7 +560,7 @@ def read_standings(
         if after_round is None:
             rows = list(state.rows)
         else:
-            results = {int(g): TableResult.from_dict(r) for g, r in state.results.items()}
+            results = stored_results(tournament.pk)
             rows = standings(settings, _up_to_round(rounds_of(tournament.pk), after_round), results)
         current_to = {
             "position": state.position,
@@ -364,6 +575,12 @@ def read_standings(
         "tiebreaks": list(settings.tiebreaks),
         "rows": _name_rows(tournament, rows, ratings=ratings),
     }
+
+
+def stored_results(tournament_id: int) -> dict[int, TableResult]:
+    """Each game's result as the projection last read it, by game id. One query."""
+    rows = StandingsGame.objects.filter(tournament_id=tournament_id).values_list("game_id", "result")
+    return {g: TableResult.from_dict(r) for g, r in rows}
 
 
 def _settled(result: TableResult | None) -> bool:

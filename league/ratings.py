@@ -18,20 +18,30 @@ only the game that just finished; after a retracted finish, every game from ther
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from games import selectors as game_selectors
 from games.selectors import FinalResult, final_results
-from league.models import Club, ClubGame, Player, RatingEntry, RatingProjection, Table, TableSeat
+from league.models import (
+    Club,
+    ClubGame,
+    CurrentRating,
+    Player,
+    RatingEntry,
+    RatingProjection,
+    Table,
+    TableSeat,
+)
 from league.projection_failures import isolated
 
 if TYPE_CHECKING:
@@ -51,6 +61,11 @@ FAMILIES: tuple[str, ...] = (Family.KNOCK, Family.GIN)
 
 # The events after which a game's rating input can change.
 TRIGGERS = ("GameFinished", "GameAbandoned", "Retracted", "ScoreAdjusted", "HandCorrected")
+
+# Rows written per statement, and games rated between progress reports in a rebuild.
+BATCH = 2000
+BATCH_GAMES = 1000
+Progress = Callable[[int], None]
 
 # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300.
 MODEL = PlackettLuce()
@@ -75,14 +90,23 @@ class RatedGame:
     places: tuple[int, ...]
 
 
-def club_games(club_id: int, family: str) -> QuerySet[Game, int]:
+def club_games(club_id: int, family: str, *, among: Collection[int] | None = None) -> QuerySet[Game, int]:
     """The ids of the club's games of ``family`` (opened under the club, or played at one
-    of its tournaments' tables), as a lazy queryset: a subquery where it is used."""
-    linked = ClubGame.objects.filter(club_id=club_id).values_list("game_id", flat=True)
-    tabled = Table.objects.filter(round__tournament__club_id=club_id, game__isnull=False).values_list(
-        "game_id", flat=True
+    of its tournaments' tables), as a lazy queryset: a subquery where it is used. With
+    ``among``, only those of these games (each subquery bounded by them)."""
+    linked = ClubGame.objects.filter(club_id=club_id)
+    tabled = Table.objects.filter(round__tournament__club_id=club_id, game__isnull=False)
+    if among is not None:
+        # each link table read for these games alone (two small queries), so the games'
+        # read is bounded too (PostgreSQL plans an OR of subqueries as a scan of games)
+        ids = set(linked.filter(game_id__in=among).values_list("game_id", flat=True))
+        ids |= set(tabled.filter(game_id__in=among).values_list("game_id", flat=True))
+        return game_selectors.game_ids_among(sorted(ids), presets=presets_of(family))
+    return game_selectors.game_ids_among(
+        linked.values_list("game_id", flat=True),
+        tabled.values_list("game_id", flat=True),
+        presets=presets_of(family),
     )
-    return game_selectors.game_ids_among(linked, tabled, presets=presets_of(family))
 
 
 def club_of_game(game_id: int) -> int | None:
@@ -132,8 +156,10 @@ def rated_game(final: FinalResult, seats: list[int | None]) -> RatedGame | None:
 
 def rated_games(club_id: int, family: str, *, from_position: int = 0) -> list[RatedGame]:
     """The club's rated games of ``family`` finished at ``from_position`` or later, in order."""
-    game_ids = list(club_games(club_id, family))
-    finals = final_results(game_ids, finished_from=from_position)
+    return _rated(club_id, final_results(club_games(club_id, family), finished_from=from_position))
+
+
+def _rated(club_id: int, finals: Sequence[FinalResult]) -> list[RatedGame]:
     seats = seat_players(club_id, [f.game_id for f in finals])
     games = (rated_game(final, seats.get(final.game_id, [])) for final in finals)
     return [game for game in games if game is not None]
@@ -143,7 +169,8 @@ def _ratings_before(
     club_id: int, family: str, player_ids: Iterable[int], position: int
 ) -> dict[int, PlackettLuceRating]:
     """Each player's rating (an openskill rating object) after their last game before
-    ``position``; players with none are left out (they start from the model's default)."""
+    ``position``; players with none are left out (they start from the model's default).
+    Each is one lookup of the (player, family, position) index."""
     latest = RatingEntry.objects.filter(
         club_id=club_id, family=family, player_id=OuterRef("pk"), position__lt=position
     ).order_by("-position")
@@ -153,6 +180,31 @@ def _ratings_before(
         .values_list("pk", "mu", "sigma")
     )
     return {pk: MODEL.rating(mu=mu, sigma=sigma) for pk, mu, sigma in rows if mu is not None}
+
+
+def _entries_before(
+    club_id: int, family: str, player_ids: Iterable[int], position: int
+) -> dict[int, RatingEntry]:
+    """Each player's last entry before ``position`` (players with none left out): one
+    lookup of the (player, family, position) index each, then the entries. Two queries."""
+    latest = RatingEntry.objects.filter(
+        club_id=club_id, family=family, player_id=OuterRef("pk"), position__lt=position
+    ).order_by("-position")
+    found = (
+        Player.objects.filter(pk__in=list(player_ids))
+        .annotate(entry=Subquery(latest.values("pk")[:1]))
+        .values_list("entry", flat=True)
+    )
+    entries = RatingEntry.objects.filter(pk__in=[pk for pk in found if pk is not None])
+    return {entry.player_id: entry for entry in entries}
+
+
+def _current(club_id: int, family: str, player_ids: Iterable[int]) -> dict[int, PlackettLuceRating]:
+    """Each player's current rating (their :class:`CurrentRating`). One query."""
+    rows = CurrentRating.objects.filter(club_id=club_id, family=family, player_id__in=list(player_ids))
+    return {
+        p: MODEL.rating(mu=mu, sigma=sigma) for p, mu, sigma in rows.values_list("player_id", "mu", "sigma")
+    }
 
 
 def rate(
@@ -171,27 +223,10 @@ def rate(
     return done
 
 
-def _locked_projection(club_id: int, family: str) -> RatingProjection:
-    RatingProjection.objects.get_or_create(club_id=club_id, family=family)
-    return RatingProjection.objects.select_for_update().get(club_id=club_id, family=family)
-
-
-def replay_from(club_id: int, family: str, position: int) -> int:
-    """Rate again every game of the club's ``family`` finished at ``position`` or later,
-    from the ratings as they stood before it; returns the number of games rated. Takes
-    the projection's lock (one per club and family) for the whole replay."""
-    with transaction.atomic():
-        projection = _locked_projection(club_id, family)
-        return _replay(projection, position)
-
-
-def _replay(projection: RatingProjection, position: int) -> int:
-    club_id, family = projection.club_id, projection.family
-    RatingEntry.objects.filter(club_id=club_id, family=family, position__gte=position).delete()
-    games = rated_games(club_id, family, from_position=position)
-    players = {p for game in games for p in game.players}
-    start = _ratings_before(club_id, family, players, position)
-    entries = [
+def _entries(
+    club_id: int, family: str, rated: Iterable[tuple[RatedGame, list[PlackettLuceRating]]]
+) -> list[RatingEntry]:
+    return [
         RatingEntry(
             club_id=club_id,
             family=family,
@@ -203,13 +238,158 @@ def _replay(projection: RatingProjection, position: int) -> int:
             sigma=rating.sigma,
             ordinal=rating.ordinal(),
         )
-        for game, after in rate(games, start)
+        for game, after in rated
         for player, place, rating in zip(game.players, game.places, after, strict=True)
     ]
-    RatingEntry.objects.bulk_create(entries, batch_size=1000)
-    if position == 0:
-        _mark_current(projection, rebuilt=True)
+
+
+def _set_current(club_id: int, family: str, latest: Iterable[RatingEntry]) -> None:
+    """Make ``latest`` (at most one entry a player) the players' current ratings. One statement."""
+    CurrentRating.objects.bulk_create(
+        [
+            CurrentRating(
+                club_id=club_id,
+                family=family,
+                player_id=e.player_id,
+                position=e.position,
+                mu=e.mu,
+                sigma=e.sigma,
+                ordinal=e.ordinal,
+            )
+            for e in latest
+        ],
+        update_conflicts=True,
+        unique_fields=["club", "family", "player"],
+        update_fields=["position", "mu", "sigma", "ordinal"],
+        batch_size=BATCH,
+    )
+
+
+def _last_of_each(entries: Iterable[RatingEntry]) -> dict[int, RatingEntry]:
+    last: dict[int, RatingEntry] = {}
+    for entry in entries:
+        last[entry.player_id] = entry
+    return last
+
+
+def _locked_projection(club_id: int, family: str) -> RatingProjection:
+    RatingProjection.objects.get_or_create(club_id=club_id, family=family)
+    return RatingProjection.objects.select_for_update().get(club_id=club_id, family=family)
+
+
+def replay_from(club_id: int, family: str, position: int, *, progress: Progress | None = None) -> int:
+    """Rate again every game of the club's ``family`` finished at ``position`` or later,
+    from the ratings as they stood before it; returns the number of games rated. Takes
+    the projection's lock (one per club and family) for the whole replay. From 0 it is
+    a rebuild (:func:`_rebuild`)."""
+    with transaction.atomic():
+        projection = _locked_projection(club_id, family)
+        if position == 0:
+            return _rebuild(projection, progress)
+        return _replay(projection, position)
+
+
+def _append(projection: RatingProjection, finals: Sequence[FinalResult]) -> int:
+    """Rate ``finals`` — games finished after every game rated so far — from their
+    players' current ratings: the entries are added, nothing else is read or rewritten."""
+    club_id, family = projection.club_id, projection.family
+    games = _rated(club_id, finals)
+    if not games:
+        return 0
+    start = _current(club_id, family, {p for game in games for p in game.players})
+    entries = _entries(club_id, family, rate(games, start))
+    RatingEntry.objects.bulk_create(entries, batch_size=BATCH)
+    _set_current(club_id, family, _last_of_each(entries).values())
+    projection.games += len(games)
     return len(games)
+
+
+def _replay(projection: RatingProjection, position: int) -> int:
+    """Rate again the games finished at ``position`` or later (a correction moved one):
+    their entries are updated in place, those of games no longer rated deleted, and the
+    current ratings of their players set again."""
+    club_id, family = projection.club_id, projection.family
+    games = rated_games(club_id, family, from_position=position)
+    old = list(
+        RatingEntry.objects.filter(club_id=club_id, family=family, position__gte=position).values_list(
+            "pk", "player_id", "game_id"
+        )
+    )
+    players = {p for game in games for p in game.players}
+    start = _ratings_before(club_id, family, players, position)
+    entries = _entries(club_id, family, rate(games, start))
+    RatingEntry.objects.bulk_create(
+        entries,
+        update_conflicts=True,
+        unique_fields=["player", "family", "game"],
+        update_fields=["club", "position", "place", "mu", "sigma", "ordinal"],
+        batch_size=BATCH,
+    )
+    kept = {(e.player_id, e.game_id) for e in entries}
+    gone = [pk for pk, player, game in old if (player, game) not in kept]
+    RatingEntry.objects.filter(pk__in=gone).delete()
+    latest = _last_of_each(entries)
+    left = {player for _, player, _ in old} - set(latest)
+    if left:
+        before = _entries_before(club_id, family, left, position)
+        latest.update(before)
+        gone_players = list(left - set(before))
+        CurrentRating.objects.filter(club_id=club_id, family=family, player_id__in=gone_players).delete()
+    _set_current(club_id, family, latest.values())
+    projection.games += len({g.game_id for g in games}) - len({game for _, _, game in old})
+    return len(games)
+
+
+def _rebuild(projection: RatingProjection, progress: Progress | None) -> int:
+    """The family's ratings from zero: the finished games read once in the order they
+    finished, rated and written in batches (``progress`` is told the games rated after
+    each); every old entry deleted first."""
+    club_id, family = projection.club_id, projection.family
+    RatingEntry.objects.filter(club_id=club_id, family=family).delete()
+    CurrentRating.objects.filter(club_id=club_id, family=family).delete()
+    finals = final_results(club_games(club_id, family))
+    start: dict[int, PlackettLuceRating] = {}
+    last: dict[Any, tuple[Any, ...]] = {}  # each player's last row
+    rated = 0
+    for first in range(0, len(finals), BATCH_GAMES):
+        games = _rated(club_id, finals[first : first + BATCH_GAMES])
+        rows = [
+            (club_id, family, player, game.game_id, game.position, place, r.mu, r.sigma, r.ordinal())
+            for game, after in rate(games, start)
+            for player, place, r in zip(game.players, game.places, after, strict=True)
+        ]
+        _insert_entries(rows)
+        last.update((row[2], row) for row in rows)
+        rated += len(games)
+        if progress is not None:
+            progress(rated)
+    latest = (RatingEntry(**dict(zip(ENTRY_COLUMNS[2:], row[2:], strict=True))) for row in last.values())
+    _set_current(club_id, family, latest)
+    projection.games = rated
+    _mark_current(projection, rebuilt=True)
+    return rated
+
+
+ENTRY_COLUMNS = ("club_id", "family", "player_id", "game_id", "position", "place", "mu", "sigma", "ordinal")
+
+
+@functools.cache
+def _insert_sql() -> str:
+    quote = connection.ops.quote_name
+    meta = RatingEntry._meta
+    fields = {field.attname: field.column for field in meta.concrete_fields}
+    columns = ", ".join(quote(fields[name]) for name in ENTRY_COLUMNS)
+    marks = ", ".join(["%s"] * len(ENTRY_COLUMNS))
+    return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+
+
+def _insert_entries(rows: Sequence[tuple[Any, ...]]) -> None:
+    """Insert a rebuild's entries (tuples in :data:`ENTRY_COLUMNS` order) as one prepared
+    statement run for every row (the driver's ``executemany``: pipelined on psycopg): a
+    rebuild writes tens of thousands, and building a model instance for each costs more
+    than the database does."""
+    with connection.cursor() as cursor:
+        cursor.executemany(_insert_sql(), rows)
 
 
 def _mark_current(projection: RatingProjection, *, rebuilt: bool = False) -> None:
@@ -221,12 +401,6 @@ def _mark_current(projection: RatingProjection, *, rebuilt: bool = False) -> Non
 
 
 def _save(projection: RatingProjection, *, rebuilt: bool = False) -> None:
-    projection.games = (
-        RatingEntry.objects.filter(club_id=projection.club_id, family=projection.family)
-        .values("game_id")
-        .distinct()
-        .count()
-    )
     if rebuilt:
         projection.rebuilt_at = timezone.now()
     projection.error_code, projection.failed_at = "", None
@@ -239,36 +413,59 @@ def refresh(club_id: int, family: str) -> str:
     finishes rated, ``replayed``: a rated game changed and the games after it were rated
     again). Idempotent, and safe to run concurrently (the projection row is the lock).
 
-    Each game with such an event is compared with its entries: a game whose finish in
-    effect is the one it was rated at is unchanged; otherwise the family is replayed from
-    the earliest of its old and new finish positions."""
+    The trigger events after that position are found from the position's index (their
+    cost follows what happened since, not the club's size); each of the club's games
+    among them is compared with its entries: a game whose finish in effect is the one it
+    was rated at is unchanged. New finishes after every rated game are appended
+    (:func:`_append`); otherwise the family is rated again from the earliest of the old
+    and new finish positions (:func:`_replay`)."""
     with transaction.atomic():
         projection = _locked_projection(club_id, family)
-        games = club_games(club_id, family)
-        rows = game_selectors.event_positions(games, types=TRIGGERS, after=projection.position)
+        rows = game_selectors.events_after_of_types(projection.position, types=TRIGGERS)
         if not rows:
             return "unchanged"
-        changed = {game for game, _ in rows}
-        stored = dict(
-            RatingEntry.objects.filter(club_id=club_id, family=family, game_id__in=changed)
-            .values("game_id")
-            .annotate(at=Max("position"))
-            .values_list("game_id", "at")
-        )
-        finished = {final.game_id: final.position for final in final_results(changed)}
-        starts = [
-            position
-            for game in changed
-            if stored.get(game) != finished.get(game)
-            for position in (stored.get(game), finished.get(game))
-            if position is not None
-        ]
-        moved = any(game in stored and stored[game] != finished.get(game) for game in changed)
-        if starts:
-            _replay(projection, min(starts))
-        projection.position = max(projection.position, max(position for _, position in rows))
+        top = max(position for _, position in rows)
+        changed = set(club_games(club_id, family, among={game for game, _ in rows}))
+        done = "unchanged"
+        if changed:
+            done = _refresh_changed(projection, changed)
+        projection.position = max(projection.position, top)
         _save(projection)
-        return "replayed" if moved else "rated" if starts else "unchanged"
+        return done
+
+
+def _refresh_changed(projection: RatingProjection, changed: set[int]) -> str:
+    club_id, family = projection.club_id, projection.family
+    # by the game's index alone (a game's entries are all of one club and family)
+    stored = dict(
+        RatingEntry.objects.filter(game_id__in=sorted(changed), family=family)
+        .values("game_id")
+        .annotate(at=Max("position"))
+        .values_list("game_id", "at")
+    )
+    finals = {final.game_id: final for final in final_results(changed)}
+    finished = {game: final.position for game, final in finals.items()}
+    starts = [
+        position
+        for game in changed
+        if stored.get(game) != finished.get(game)
+        for position in (stored.get(game), finished.get(game))
+        if position is not None
+    ]
+    moved = any(game in stored and stored[game] != finished.get(game) for game in changed)
+    if not starts:
+        return "unchanged"
+    begin = min(starts)
+    # the last rated game's position: the highest of the players' current ratings
+    current = CurrentRating.objects.filter(club_id=club_id, family=family)
+    latest = current.aggregate(top=Max("position"))["top"]
+    if not moved and begin > (latest or 0):
+        _append(
+            projection, sorted((f for f in finals.values() if f.position >= begin), key=lambda f: f.position)
+        )
+    else:
+        _replay(projection, begin)
+    return "replayed" if moved else "rated"
 
 
 def refresh_game(game_id: int) -> str:
@@ -306,12 +503,16 @@ def catch_up() -> int:
     return changed
 
 
-def rebuild(club: Club | None = None) -> dict[tuple[str, str], int]:
+def rebuild(
+    club: Club | None = None, *, progress: Callable[[str, str, int], None] | None = None
+) -> dict[tuple[str, str], int]:
     """Rebuild every family's ratings from zero, of ``club`` or of every club; the number
-    of games rated per (club slug, family)."""
+    of games rated per (club slug, family). ``progress`` is told (club slug, family,
+    games rated so far) after each batch."""
     clubs = [club] if club is not None else list(Club.objects.order_by("pk"))
     counts: dict[tuple[str, str], int] = defaultdict(int)
     for each in clubs:
         for family in FAMILIES:
-            counts[(each.slug, family)] = replay_from(each.pk, family, 0)
+            told = None if progress is None else partial(progress, each.slug, family)
+            counts[(each.slug, family)] = replay_from(each.pk, family, 0, progress=told)
     return dict(counts)

@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Q, QuerySet
 
 from league.access import sees_drafts
-from league.models import Club, Player, RatingEntry, Table, TableSeat, Tournament
+from league.models import Club, CurrentRating, Player, RatingEntry, Table, TableSeat, Tournament
 
 
 def clubs_with_player_counts() -> QuerySet[Club]:
@@ -99,16 +99,10 @@ def round_tables(round_ids: Iterable[int]) -> dict[int, list[RoundTable]]:
 def ordinals(club_id: int, family: str, player_ids: Iterable[int]) -> dict[int, float]:
     """Each player's current rating ordinal (mu - 3 sigma) in the club's game ``family``
     (``"knock"`` or ``"gin"``, see :func:`league.ratings.family_of`); players not rated
-    yet are left out. One query."""
-    latest = RatingEntry.objects.filter(club_id=club_id, family=family, player_id=OuterRef("pk")).order_by(
-        "-position"
-    )
-    rows = (
-        Player.objects.filter(pk__in=list(player_ids))
-        .annotate(ordinal=Subquery(latest.values("ordinal")[:1]))
-        .values_list("pk", "ordinal")
-    )
-    return {pk: ordinal for pk, ordinal in rows if ordinal is not None}
+    yet are left out. One query (of :class:`~league.models.CurrentRating`, kept by the
+    ratings projection)."""
+    rows = CurrentRating.objects.filter(club_id=club_id, family=family, player_id__in=list(player_ids))
+    return dict(rows.values_list("player_id", "ordinal"))
 
 
 def player_ratings(player: Player) -> list[dict[str, Any]]:

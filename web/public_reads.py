@@ -4,9 +4,10 @@ marker a live poll compares (its ETag).
 
 Only what anyone may know is read: a table's players, its game's status and the scores
 of its scored hands (public once scored), the finishing order of a finished game. No
-card, hand or stock is read into these values. Game states come from the event store's
-cached replay (:func:`games.selectors.current_states`), so a page that shows many games replays
-each one only when it changed."""
+card, hand or stock is read into these values. No game is replayed: a table's status,
+scores and places come from the standings projection's table views
+(:mod:`league.table_views`), kept by the refresh that reads each result, in two queries
+whatever the number of games."""
 
 from __future__ import annotations
 
@@ -19,10 +20,9 @@ from fractions import Fraction
 from django.db import connection
 from django.db.models import Max, Q
 
-from engine import GameState
-from games.selectors import current_states
 from league.models import Player, Round, StandingsState, TableSeat, Tournament
 from league.selectors import RoundTable, round_tables
+from league.table_views import TableView, table_views
 from league.tables import FIRST_DEALER_POSITION as FIRST_DEALER
 from league.tables import PlayerLine, alphabetical
 from web.words import game_status_text, score_text
@@ -88,18 +88,15 @@ def public_tournament(tournament_id: int) -> Tournament | None:
     )
 
 
-def _seat_score(state: GameState | None, position: int) -> str:
+def _seat_score(view: TableView | None, position: int) -> str:
     """A seat's running total once a hand is scored or the game is over; "" before."""
-    if state is None or position >= len(state.scores):
-        return ""
-    if not state.tally.hands_scored and state.result is None:
-        return ""
-    return score_text(state.scores[position])
+    score = view.score(position) if view is not None else None
+    return "" if score is None else score_text(score)
 
 
-def _table_line(table: RoundTable, states: dict[int, GameState]) -> TableLine:
-    state = states.get(table.game_id) if table.game_id is not None else None
-    result = state.result if state is not None else None
+def _table_line(table: RoundTable, views: dict[int, TableView]) -> TableLine:
+    view = views.get(table.game_id) if table.game_id is not None else None
+    places = view.places if view is not None else None
     seats = []
     for seat in table.seats:
         seats.append(
@@ -108,15 +105,15 @@ def _table_line(table: RoundTable, states: dict[int, GameState]) -> TableLine:
                 name=seat.name if seat.player_id is not None else seat.bot,
                 player_id=seat.player_id,
                 bot=seat.bot,
-                score=_seat_score(state, seat.position),
-                place=result.places[seat.position] if result is not None else None,
+                score=_seat_score(view, seat.position),
+                place=places[seat.position] if places is not None else None,
             )
         )
     return TableLine(
         number=table.number,
         game_id=table.game_id,
-        status=state.status if state is not None else "",
-        hands_scored=state.tally.hands_scored if state is not None else 0,
+        status=view.status if view is not None else "",
+        hands_scored=view.hands_scored if view is not None else 0,
         seats=tuple(seats),
     )
 
@@ -129,14 +126,14 @@ def tournament_rounds(tournament: Tournament) -> list[RoundLine]:
         .only("id", "number", "status", "byes", "tournament_id")
     )
     tables = round_tables(round_.pk for round_ in rounds)
-    states = current_states([t.game_id for ts in tables.values() for t in ts if t.game_id is not None])
+    views = table_views([t.game_id for ts in tables.values() for t in ts if t.game_id is not None])
     bye_ids = {pid for round_ in rounds for pid in round_.byes}
     names = dict(Player.objects.filter(pk__in=bye_ids).values_list("pk", "name")) if bye_ids else {}
     return [
         RoundLine(
             number=round_.number,
             status=round_.status,
-            tables=tuple(_table_line(table, states) for table in tables[round_.pk]),
+            tables=tuple(_table_line(table, views) for table in tables[round_.pk]),
             byes=tuple(names.get(pid, f"player {pid}") for pid in round_.byes),
         )
         for round_ in rounds
@@ -263,7 +260,7 @@ def player_record(player: Player) -> PlayerRecord:
     ):
         others[other.table_id].append(other)
     game_ids = [seat.table.game_id for seat in seats if seat.table.game_id is not None]
-    states = current_states(game_ids)
+    views = table_views(game_ids)
 
     by_tournament: dict[int, TournamentResults] = {}
     h2h: dict[int, HeadToHead] = {}
@@ -275,39 +272,40 @@ def player_record(player: Player) -> PlayerRecord:
             entry = by_tournament[tournament.pk] = TournamentResults(
                 tournament.pk, tournament.name, tournament.status
             )
-        state = states.get(table.game_id) if table.game_id is not None else None
-        result = state.result if state is not None else None
+        view = views.get(table.game_id) if table.game_id is not None else None
+        places = view.places if view is not None else None
+        points = view.points if view is not None else None
         opponents = [o for o in others[table.pk] if o.position != seat.position]
         entry.games.append(
             GameLine(
                 round_number=table.round.number,
                 table_number=table.number,
                 game_id=table.game_id,
-                status=state.status if state is not None else "",
+                status=view.status if view is not None else "",
                 opponents=tuple(o.player.name if o.player is not None else o.bot for o in opponents),
-                score=_seat_score(state, seat.position),
-                place=result.places[seat.position] if result is not None else None,
+                score=_seat_score(view, seat.position),
+                place=places[seat.position] if places is not None else None,
                 seats=len(others[table.pk]),
             )
         )
-        if result is None:
+        if places is None or points is None:
             continue
-        mine = result.places[seat.position]
+        mine = places[seat.position]
         entry.finished += 1
         entry.wins += mine == 1
-        entry.total += result.points[seat.position]
+        entry.total += points[seat.position]
         for other in opponents:
             if other.player is None:
                 continue
             record = h2h.get(other.player.pk)
             if record is None:
                 record = h2h[other.player.pk] = HeadToHead(other.player.pk, other.player.name)
-            theirs = result.places[other.position]
+            theirs = places[other.position]
             record.games += 1
             record.won += mine < theirs
             record.tied += mine == theirs
             record.lost += mine > theirs
-            record.net += result.points[seat.position] - result.points[other.position]
+            record.net += points[seat.position] - points[other.position]
     return PlayerRecord(
         tournaments=list(by_tournament.values()),
         head_to_head=sorted(h2h.values(), key=lambda r: (-r.games, r.opponent)),

@@ -219,9 +219,7 @@ def records(
                     for j, other in enumerate(seats)
                     if j != i
                 )
-                r.games.append(
-                    PlayedGame(number, int(game), scored[i], result.places[i], len(seats), opponents)
-                )
+                r.add_game(PlayedGame(number, int(game), scored[i], result.places[i], len(seats), opponents))
     return out
 
 
@@ -270,7 +268,7 @@ def rank(settings: Settings, recs: Mapping[int, Record]) -> list[dict[str, Any]]
         return out
 
     league = settings.kind == "league" and settings.min_games > 0
-    qualified = [p for p in recs if not league or len(recs[p].games) >= settings.min_games]
+    qualified = [p for p in recs if not league or recs[p].played >= settings.min_games]
     others = [p for p in recs if p not in set(qualified)]
     rows: list[dict[str, Any]] = []
     for members, ranked in ((qualified, True), (others, False)):
@@ -291,7 +289,7 @@ def rank(settings: Settings, recs: Mapping[int, Record]) -> list[dict[str, Any]]
                         "rank": place if ranked else None,
                         "player": player,
                         "points": str(r.points),
-                        "played": len(r.games),
+                        "played": r.played,
                         "byes": r.byes,
                         "abandoned": r.abandoned,
                         "replaced": r.replaced,

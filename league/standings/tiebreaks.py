@@ -26,12 +26,13 @@ tiebreak: a new one is one function and one entry below.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 
 from league.standings.results import StandingsError
-from league.standings.scoring import ZERO, fraction_sum, pair_score
+from league.standings.scoring import ZERO, pair_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +49,53 @@ class PlayedGame:
 
 @dataclass(slots=True)
 class Record:
-    """A player's standing: points and what the tiebreaks read."""
+    """A player's standing: points and what the tiebreaks read — sums over the games
+    played, never the games themselves, so a record's size follows the opponents met,
+    not the games: ``played``, ``wins`` (games finished first, alone or level),
+    ``place_sum`` and ``meetings`` (each human opponent met: how many times, and the
+    score against them, 1 finishing above, ½ level, 0 below, summed)."""
 
     player: int
     points: Fraction = ZERO
-    games: list[PlayedGame] = field(default_factory=list)
     byes: int = 0
     abandoned: int = 0
     replaced: int = 0
     in_play: int = 0
+    played: int = 0
+    wins: int = 0
+    place_sum: int = 0
+    meetings: dict[int, tuple[int, Fraction]] = field(default_factory=dict)
+
+    def add_game(self, game: PlayedGame) -> None:
+        """Count one finished game (its award is added to ``points`` by the caller)."""
+        self.played += 1
+        self.wins += game.place == 1
+        self.place_sum += game.place
+        for opponent, place in game.opponents:
+            if opponent is None:
+                continue
+            count, score = self.meetings.get(opponent, (0, ZERO))
+            self.meetings[opponent] = (count + 1, score + pair_score(game.place, place))
+
+    def move(self, was: Record, now: Record) -> None:
+        """Add ``now`` and take away ``was`` (the same table's record with its new and
+        its old result): a table's effect on a record is a difference of sums."""
+        self.points += now.points - was.points
+        self.byes += now.byes - was.byes
+        self.abandoned += now.abandoned - was.abandoned
+        self.replaced += now.replaced - was.replaced
+        self.in_play += now.in_play - was.in_play
+        self.played += now.played - was.played
+        self.wins += now.wins - was.wins
+        self.place_sum += now.place_sum - was.place_sum
+        for opponent in set(was.meetings) | set(now.meetings):
+            count, score = self.meetings.get(opponent, (0, ZERO))
+            old, new = was.meetings.get(opponent, (0, ZERO)), now.meetings.get(opponent, (0, ZERO))
+            count, score = count + new[0] - old[0], score + new[1] - old[1]
+            if count:
+                self.meetings[opponent] = (count, score)
+            else:
+                self.meetings.pop(opponent, None)
 
 
 Value = Fraction | int | None
@@ -96,57 +135,75 @@ def _points(records: Mapping[int, Record], player: int, tied: frozenset[int], se
 
 
 def _wins(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
-    return sum(1 for g in records[player].games if g.place == 1)
+    return records[player].wins
 
 
 def _average_placement(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
-    games = records[player].games
-    return Fraction(sum(g.place for g in games), len(games)) if games else None
+    record = records[player]
+    return Fraction(record.place_sum, record.played) if record.played else None
 
 
 def _played(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
-    return len(records[player].games)
+    return records[player].played
 
 
-def _opponent_points(records: Mapping[int, Record], player: int) -> list[Fraction]:
+def _opponent_points(records: Mapping[int, Record], player: int) -> list[tuple[Fraction, int]]:
+    """Each human opponent's points, with the number of meetings (each counts)."""
     return [
-        records[opponent].points
-        for g in records[player].games
-        for opponent, _ in g.opponents
-        if opponent is not None and opponent in records
+        (records[opponent].points, count)
+        for opponent, (count, _) in records[player].meetings.items()
+        if opponent in records
     ]
 
 
+def _weighted_sum(weighted: Iterable[tuple[Fraction, Fraction | int]]) -> Fraction:
+    """The sum of value * weight, exactly, over one common denominator (no Fraction made per
+    term: a record lists every opponent met, and the ranking reads every record)."""
+    terms = [
+        (value.numerator * weight.numerator, value.denominator * weight.denominator)
+        if isinstance(weight, Fraction)
+        else (value.numerator * weight, value.denominator)
+        for value, weight in weighted
+    ]
+    if not terms:
+        return ZERO
+    common = lcm(*{d for _, d in terms})
+    return Fraction(sum(n * (common // d) for n, d in terms), common)
+
+
+def _mean(weighted: Sequence[tuple[Fraction, int]]) -> Value:
+    meetings = sum(count for _, count in weighted)
+    return _weighted_sum(weighted) / meetings if meetings else None
+
+
 def _buchholz(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
-    points = _opponent_points(records, player)
-    return fraction_sum(points) / len(points) if points else None
+    return _mean(_opponent_points(records, player))
 
 
 def _median_buchholz(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
-    points = sorted(_opponent_points(records, player))
-    if len(points) >= 3:
-        points = points[1:-1]
-    return fraction_sum(points) / len(points) if points else None
+    weighted = sorted(_opponent_points(records, player))
+    if sum(count for _, count in weighted) >= 3:  # without one meeting of the lowest and of the highest
+        low, low_count = weighted[0]
+        weighted = [(low, low_count - 1), *weighted[1:]]
+        high, high_count = weighted[-1]  # the same opponent as the lowest when there is one
+        weighted = [*weighted[:-1], (high, high_count - 1)]
+    return _mean(weighted)
 
 
 def _sonneborn_berger(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
-    return fraction_sum(
-        (
-            pair_score(g.place, place) * records[opponent].points
-            for g in records[player].games
-            for opponent, place in g.opponents
-            if opponent is not None and opponent in records
-        )
+    return _weighted_sum(
+        (records[opponent].points, score)
+        for opponent, (_, score) in records[player].meetings.items()
+        if opponent in records
     )
 
 
 def _head_to_head(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:
     return sum(
         (
-            pair_score(g.place, place)
-            for g in records[player].games
-            for opponent, place in g.opponents
-            if opponent is not None and opponent != player and opponent in tied
+            score
+            for opponent, (_, score) in records[player].meetings.items()
+            if opponent != player and opponent in tied
         ),
         ZERO,
     )

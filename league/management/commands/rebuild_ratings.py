@@ -1,4 +1,5 @@
-"""Rebuild the ratings from zero, of one club (by slug or id) or of every club."""
+"""Rebuild the ratings from zero, of one club (by slug or id) or of every club, with a
+line of progress per batch of games rated (rewritten in place on a terminal)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league import ratings
+from league.management.commands._progress import ProgressLine
 from league.models import Club
 
 
@@ -28,7 +30,13 @@ class Command(BaseCommand):
                 raise CommandError(f"there is no club {wanted!r}")
             club = found
         started = time.perf_counter()
-        counts = ratings.rebuild(club)
+        line = ProgressLine(self.stdout)
+
+        def progress(slug: str, family: str, games: int) -> None:
+            line.report(f"{slug} {family}: {games} games rated, {time.perf_counter() - started:.1f} s")
+
+        counts = ratings.rebuild(club, progress=progress)
+        line.done()
         elapsed = time.perf_counter() - started
         for (slug, family), games in counts.items():
             self.stdout.write(f"{slug} {family}: {games} game{'s' if games != 1 else ''} rated")

@@ -1,5 +1,6 @@
 """``manage.py rebuild_standings [TOURNAMENT]``: the standings projection rebuilt from
-zero from the games' event logs — one tournament, or every one with games."""
+zero from the games' event logs — one tournament, or every one with games — with a line
+of progress per batch of games read (rewritten in place on a terminal)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league import projection
+from league.management.commands._progress import ProgressLine
 from league.models import Tournament
 
 
@@ -27,8 +29,14 @@ class Command(BaseCommand):
             ids = [options["tournament"]]
         else:
             ids = list(Tournament.objects.order_by("pk").values_list("pk", flat=True))
+        line = ProgressLine(self.stdout)
         for tournament_id in ids:
-            done = projection.rebuild(tournament_id)
+
+            def progress(games: int, tournament_id: int = tournament_id) -> None:
+                line.report(f"tournament {tournament_id}: {games} game(s) read")
+
+            done = projection.rebuild(tournament_id, progress=progress)
+            line.done()
             self.stdout.write(
                 f"tournament {tournament_id}: {done.games_read} game(s) read, "
                 f"{done.versions} result version(s), current to position {done.position}"

@@ -12,6 +12,7 @@ from django.db import connection, transaction
 
 from league import projection
 from league.models import Club, ResultVersion, StandingsState, Tournament
+from tests.support.standings_rows import stored_rows
 from tests.support.tournaments import add_round, make_tournament, open_game, players, record_hand
 
 
@@ -22,7 +23,7 @@ def snapshot(tournament: Tournament) -> tuple[Any, ...]:
         .order_by("position")
         .values_list("game_id", "position", "cause", "result")
     )
-    return state.position, state.results, state.rows, versions
+    return state.position, stored_rows(tournament), state.rows, versions
 
 
 def in_thread(target: Any, errors: list[BaseException]) -> threading.Thread:

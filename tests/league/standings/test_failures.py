@@ -44,14 +44,14 @@ def two_cups(owner: Any) -> tuple[Tournament, Tournament, int, int]:
 @pytest.fixture
 def poisoned(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first cup's standings raise whenever they are computed."""
-    compute = projection.standings
+    compute = projection.rank
 
-    def standings(settings: Any, *args: Any, **kwargs: Any) -> Any:
+    def rank(settings: Any, *args: Any, **kwargs: Any) -> Any:
         if settings.seed == "poison":
             raise ValueError(DIGITS)
         return compute(settings, *args, **kwargs)
 
-    monkeypatch.setattr(projection, "standings", standings)
+    monkeypatch.setattr(projection, "rank", rank)
 
 
 def test_a_failing_tournament_does_not_stop_a_later_one_catching_up(

@@ -16,6 +16,7 @@ from games.models import GameEvent
 from league import projection
 from league.models import Club, ResultVersion, StandingsState, Tournament
 from league.standings import table_result
+from tests.support.standings_rows import stored_rows
 from tests.support.tournaments import add_round, command, make_tournament, open_game, players, record_hand
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +41,7 @@ def snapshot(tournament: Tournament) -> tuple[Any, ...]:
         .order_by("position")
         .values_list("game_id", "position", "seq", "cause", "hand", "actor_id", "reason", "result")
     )
-    return state.position, state.games, state.results, state.rows, versions
+    return state.position, stored_rows(tournament), state.rows, versions
 
 
 def apply(
