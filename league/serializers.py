@@ -4,6 +4,7 @@ the ``present_*`` functions below)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -15,9 +16,11 @@ from league.limits import MAX_PLAYERS, MAX_TABLE_SEATS, MAX_TABLES
 from league.models import Club, Player, Registration, Round, Tournament
 from league.projection import settings_of
 from league.seating import METHODS
+from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables
 from league.services import departs_from_generated
 from league.standings import REGISTRY, Settings
+from league.wording import notes_text, round_names
 
 
 def whole_field(within: tuple[int, int], **options: Any) -> serializers.IntegerField:
@@ -253,10 +256,18 @@ class SeatOutSerializer(serializers.Serializer[None]):
     bot = serializers.CharField(required=False)
 
 
+class NoteSerializer(serializers.Serializer[None]):
+    """A seating note as data; players in ``params`` are ids of the round's seating input."""
+
+    code = serializers.CharField()
+    params = serializers.DictField()
+
+
 class TableOutSerializer(serializers.Serializer[None]):
     number = serializers.IntegerField()
     seats = SeatOutSerializer(many=True)
-    notes = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(child=serializers.CharField(), help_text="The notes in words.")
+    note_codes = NoteSerializer(many=True)
     game = serializers.IntegerField(allow_null=True)
     game_status = serializers.CharField(allow_null=True)
 
@@ -269,7 +280,8 @@ class RoundSerializer(serializers.Serializer[None]):
     input_digest = serializers.CharField()
     tables = TableOutSerializer(many=True)
     byes = serializers.ListField(child=serializers.IntegerField())
-    notes = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(child=serializers.CharField(), help_text="The notes in words.")
+    note_codes = NoteSerializer(many=True)
     edited = serializers.BooleanField()
     edit_reason = serializers.CharField()
     published_at = serializers.DateTimeField(allow_null=True)
@@ -347,7 +359,7 @@ def present_registration(registration: Registration) -> dict[str, Any]:
     }
 
 
-def _present_table(table: RoundTable) -> dict[str, Any]:
+def _present_table(table: RoundTable, names: Mapping[int, str]) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for seat in table.seats:
         if seat.player_id is not None:
@@ -357,7 +369,8 @@ def _present_table(table: RoundTable) -> dict[str, Any]:
     return {
         "number": table.number,
         "seats": seats,
-        "notes": list(table.notes),
+        "notes": notes_text(table.notes, names),
+        "note_codes": [n.to_dict() for n in table.notes],
         "game": table.game_id,
         "game_status": table.game_status,
     }
@@ -365,15 +378,18 @@ def _present_table(table: RoundTable) -> dict[str, Any]:
 
 def present_round(round_: Round) -> dict[str, Any]:
     tables = round_tables([round_.pk])[round_.pk]
+    names = round_names(round_.request)
+    notes = [note_of(n) for n in round_.notes]
     return {
         "number": round_.number,
         "status": round_.status,
         "method": round_.method,
         "seed": round_.seed,
         "input_digest": round_.input_digest,
-        "tables": [_present_table(t) for t in tables],
+        "tables": [_present_table(t, names) for t in tables],
         "byes": list(round_.byes),
-        "notes": list(round_.notes),
+        "notes": notes_text(notes, names),
+        "note_codes": [n.to_dict() for n in notes],
         "edited": departs_from_generated(round_, tables),
         "edit_reason": round_.edit_reason,
         "published_at": round_.published_at.isoformat() if round_.published_at else None,

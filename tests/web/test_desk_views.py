@@ -17,6 +17,8 @@ from games import store
 from games.models import Game, GameEvent
 from league import limits, services
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
+from league.seating.notes import note_of
+from league.wording import notes_text, round_names
 from web.models import FormPost
 
 pytestmark = pytest.mark.django_db
@@ -394,7 +396,8 @@ def test_generate_preview_swap_in_two_clicks_and_publish(checked_in: Tournament,
     round_ = Round.objects.get()
     page = text(director.get(desk))
     assert '<span id="table-sizes">4+3+3</span>' in page
-    for note in round_.notes:
+    assert round_.notes
+    for note in notes_text(map(note_of, round_.notes), round_names(round_.request)):
         assert note.replace("'", "&#x27;") in page
     tables = list(round_.tables.order_by("number"))
     a = tables[0].seats.order_by("position").first().player
@@ -702,7 +705,9 @@ def test_a_manual_round_starts_in_registration_order_for_the_director_to_arrange
     assert "tables of 4+3" in text(generated)
     round_ = Round.objects.get()
     seated = [[s.player.name for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")]
-    assert seated == [NAMES[:4], NAMES[4:7]] and "seated by the director" in round_.notes
+    assert seated == [NAMES[:4], NAMES[4:7]]
+    assert round_.notes == [{"code": "seated_by_director", "params": {}}]
+    assert "seated by the director" in text(director.get(desk))
 
 
 def test_the_desk_reads_the_round_rules_of_the_services(

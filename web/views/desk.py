@@ -25,6 +25,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
@@ -40,7 +41,10 @@ from league.access import is_director, require_director
 from league.limits import LATE_FIELDS
 from league.models import Club, Player, Registration, Round, Table, Tournament
 from league.results import finished_tournaments
+from league.seating import notes as say
+from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables, visible_tournaments
+from league.wording import change_text, notes_text, round_names
 from web.corrections import hand_change, word_hand_change
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import BadField, posted_key, posted_text, posted_whole
@@ -273,9 +277,10 @@ def _table_rows(round_: Round, *, live: bool) -> list[TableRow]:
     tables = round_tables([round_.pk])[round_.pk]
     games = [t.game_id for t in tables if t.game_id is not None]
     states = game_selectors.current_states(games) if live else {}
+    names = round_names(round_.request)
     rows = []
     for table in tables:
-        row = TableRow(table, _seat_rows(table), list(table.notes))
+        row = TableRow(table, _seat_rows(table), notes_text(table.notes, names))
         if live and table.game_id is not None:
             row.status, row.label, row.hand, row.scores = live_status(states.get(table.game_id))
             row.record_url = reverse("table-record", args=[table.pk])
@@ -323,6 +328,7 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         seated = {seat.player_id for row in draft_tables for seat in row.seats}
         context.update(
             draft_tables=draft_tables,
+            draft_notes=notes_text(map(note_of, draft.notes), round_names(draft.request)),
             draft_byes=_names(list(draft.byes)),
             departs=services.departs_from_generated(draft),
             pick=pick if pick in seated or pick in draft.byes else None,
@@ -540,8 +546,12 @@ def edit_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
     def edit() -> Outcome:
         edited = services.edit_draft(round_, edits, request.user)
-        said = next((n for n in reversed(edited.notes) if n.startswith("edited: ")), "edited")
-        return Outcome(back, f"Round {number} {said}.".replace("edited: ", ""))
+        notes = [note_of(n) for n in edited.notes]
+        change = next((n for n in reversed(notes) if n.code in say.EDITS), None)
+        if change is None:
+            return Outcome(back, gettext("Round %(number)d edited.") % {"number": number})
+        said = change_text(change, round_names(edited.request))
+        return Outcome(back, gettext("Round %(number)d %(change)s.") % {"number": number, "change": said})
 
     return _act(request, f"edit-{round_.pk}", edit, back)
 
