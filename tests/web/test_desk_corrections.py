@@ -106,7 +106,7 @@ def test_a_finished_game_offers_an_adjustment_a_hand_correction_and_the_whole_la
     assert 'name="kind" value="replace"' not in page and 'name="kind" value="abandon"' not in page
     for number in (1, 2, 3):
         assert f'href="{desk}/hands/{number}"' in page
-    assert "last entry: hand result recorded" in page
+    assert "last entry: Hand 3 entered as" in page  # the entry in words, never its event's name
     director = client_of(people["director"])
     version = Game.objects.get(pk=table.game_id).version
     undo = {"kind": "retract", "reason": "hand 3 was not played"}

@@ -562,6 +562,7 @@ def test_retract_replace_and_abandon(playing: Table, people: dict[str, Any], dir
         "seat 1 → Sub Sam",
     ):
         assert words in page
+    assert not any(event in page for event in ("Retracted", "SeatReplaced", "GameAbandoned"))
     live = text(director.get(f"/tournaments/{playing.round.tournament_id}/desk/rounds/1/live"))
     # complete, worded as the game's status (web.words.GAME_STATUS_WORDS)
     assert 'data-status="complete">abandoned</span>' in live

@@ -45,14 +45,15 @@ from league.seating import notes as say
 from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables, visible_tournaments
 from league.wording import change_text, notes_text, round_names
-from web.corrections import hand_change, word_hand_change
+from web.corrections import CODES as CORRECTION_CODES
+from web.corrections import correction_action, correction_change, word_change
 from web.desk_forms import TournamentForm, initial_of, shown_default
 from web.forms import BadField, posted_key, posted_text, posted_whole
 from web.once import Outcome, once
 from web.recording import effective, last_entry
 from web.refusals import words
 from web.views.desk_corrections import hands_context
-from web.words import game_status_text, points_text, score_text, seat_name
+from web.words import describe, game_status_text, points_text, score_text, seat_name
 
 Action = Callable[[], Outcome]
 
@@ -599,13 +600,6 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- corrections --------------------------------------------------------------------------
 
-CORRECTIONS = {
-    "Retracted": "undid the last entry",
-    "ScoreAdjusted": "adjusted a score",
-    "SeatReplaced": "replaced a seat",
-    "GameAbandoned": "abandoned the game",
-    "HandCorrected": "corrected a hand",
-}
 # The fields of the correction forms that a refusal is shown under.
 SHOWN_FIELDS = frozenset({"reason", "seat", "points", "name"})
 # A game's version in a posted form: more than any game reaches.
@@ -631,30 +625,21 @@ def corrections_made(game: Game) -> list[dict[str, Any]]:
     """The corrections in the game's log: what, by whom, when, and why. Their data are a
     seat, points, a name and a reason, a corrected hand's result: no card of a hand in play."""
     log = game_selectors.game_rows(game)
-    rows = [row for row in log if row.type in CORRECTIONS]
+    rows = [row for row in log if row.type in CORRECTION_CODES]
     users = get_user_model().objects.in_bulk({row.actor_id for row in rows if row.actor_id is not None})
+    names = [str(s["name"]) for s in game.seats]
     made = []
     for row in rows:
         data = row.data
-        seat = data.get("seat")
         actor = users.get(row.actor_id) if row.actor_id is not None else None
-        detail = ""
-        if row.type == "ScoreAdjusted":
-            detail = f"{_seat_name(game, seat)} {points_text(data['points'])}"
-        elif row.type == "SeatReplaced":
-            detail = f"seat {seat + 1 if isinstance(seat, int) else '?'} → {data.get('name', '')}"
-        elif row.type == "Retracted":
-            count = data.get("count", 1)
-            detail = f"{count} entr{'y' if count == 1 else 'ies'}"
-        elif row.type == "HandCorrected":
-            scored = log[row.seq].data if row.seq < len(log) else None  # its new score follows it
-            change = hand_change(data, scored)
-            names = [str(s["name"]) for s in game.seats]
-            detail = f"hand {change['hand']}: {word_hand_change(change, names)}"
+        # a corrected hand's new score follows it
+        scored = log[row.seq].data if row.type == "HandCorrected" and row.seq < len(log) else None
+        change = correction_change(row.type, data, scored)
         made.append(
             {
-                "what": CORRECTIONS[row.type],
-                "detail": detail,
+                "what": correction_action(row.type),
+                "change": change,
+                "detail": word_change(change, names),
                 "reason": data.get("reason", ""),
                 "by": actor.get_username() if actor is not None else "the system",
                 "at": row.recorded_at,
@@ -674,11 +659,7 @@ def _last_entry(game: Game) -> str:
     entry = _last_events(game)
     if not entry:
         return ""
-    last = entry[0]
-    kind = str(last.get("type", ""))
-    words = "".join(f" {c.lower()}" if c.isupper() else c for c in kind).strip()
-    seat = (last.get("data") or {}).get("seat")
-    return f"{words} ({_seat_name(game, seat)})" if isinstance(seat, int) else words
+    return describe(entry[0], [str(s["name"]) for s in game.seats]).rstrip(".")
 
 
 def _last_events(game: Game) -> list[Any]:
