@@ -283,7 +283,6 @@ def panel_context(
         "error": error,
         "posted": posted,
         "flash": flash,
-        "history": card_history(kept, names),
     }
 
 
@@ -463,7 +462,7 @@ def _submit(request: HttpRequest, target: Target) -> tuple[Refusal | None, str]:
         )
     except DomainError as exc:
         # where the table last saw each card: the words of a card that cannot be here
-        history = card_history(kept, names)
+        history = card_history(kept)
         return refusal(exc, names, history, page="record", action=action, seat=seat), ""
     fresh = store.read_game(game.pk)
     assert fresh is not None
@@ -578,7 +577,7 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     except engine.IllegalMove as exc:
         public, _ = selectors.viewer_events(game, after=0, seat=None)
         kept, _ = effective(public)
-        base["refusal"] = refusal(exc, names, card_history(kept, names), page="record")
+        base["refusal"] = refusal(exc, names, card_history(kept), page="record")
         return base
     scored = [e for e in events if isinstance(e, engine.HandScored)]
     if scored:
