@@ -1,6 +1,7 @@
-"""Where the table saw a card is data (web.recording.card_history: a code and its
-parameters, seats by number) and a refusal words it (web.refusals) with the players'
-names: never an English sentence matched by its beginning, never a seat's number."""
+"""Refusals worded from the engine's codes and params: where the table saw a card is data
+(web.recording.card_history: a code and its parameters, seats by number) and a refusal
+words it (web.refusals) with the players' names: never an English sentence matched by
+its beginning, never a seat's number."""
 
 from __future__ import annotations
 
@@ -51,3 +52,16 @@ def test_a_restock_takes_the_discards_back_into_the_stock() -> None:
 def test_a_seat_the_page_cannot_name_is_a_player_never_a_number() -> None:
     history = {"QS": Message("discarded", {"seat": 5, "turn": 1})}
     assert seen(history, "QS") == "Q♠ was already discarded by a player in turn 1."
+
+
+def test_counts_over_the_knock_limit_name_the_knocker() -> None:
+    from engine.errors import IllegalMove
+    from engine.match import score_counts
+    from engine.rules import get_ruleset
+
+    try:
+        score_counts(get_ruleset("gin-rummy"), {0: 2, 1: 18}, 1)
+    except IllegalMove as exc:
+        assert refusal(exc, NAMES).detail == "Bo knocked with 18 deadwood; these rules allow at most 10."
+    else:
+        raise AssertionError("18 deadwood is over gin's limit")
