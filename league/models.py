@@ -9,6 +9,7 @@ from django.db import models
 
 from league import limits
 from league.names import NAME_KEY_LENGTH, name_key
+from league.seating.registry import DEFAULT_METHOD
 
 
 class NamedModel(models.Model):
@@ -133,7 +134,7 @@ class Tournament(NamedModel):
     stake = models.CharField(max_length=32, default="1")
     table_min = models.PositiveSmallIntegerField()
     table_max = models.PositiveSmallIntegerField()
-    seating = models.CharField(max_length=20, default="balanced")
+    seating = models.CharField(max_length=20, default=DEFAULT_METHOD)
     seating_params = models.JSONField(default=dict, blank=True)
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     bots = models.BooleanField(default=False)

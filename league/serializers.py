@@ -15,7 +15,7 @@ from league import limits
 from league.limits import MAX_PLAYERS, MAX_TABLE_SEATS, MAX_TABLES
 from league.models import Club, Player, Registration, Round, Tournament
 from league.projection import settings_of
-from league.seating import METHODS
+from league.seating import DEFAULT_METHOD, METHODS
 from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables
 from league.services import departs_from_generated
@@ -90,7 +90,7 @@ class TournamentCreateSerializer(ScoringFieldsSerializer):
     options = serializers.DictField(default=dict, help_text="Rule options overriding the preset")
     mode = serializers.ChoiceField(choices=Mode.choices, default=Tournament.Mode.PHYSICAL)
     table_size = TableSizeSerializer()
-    seating = serializers.ChoiceField(choices=sorted(METHODS), default="balanced")
+    seating = serializers.ChoiceField(choices=sorted(METHODS), default=DEFAULT_METHOD)
     seating_params = SeatingParamsSerializer(required=False)
     rounds = whole_field(limits.ROUNDS, required=False, allow_null=True, default=None)
     bots = serializers.BooleanField(

@@ -22,7 +22,7 @@ from games.services import RuleSetRefused, ruleset_named
 from league import limits
 from league.limits import LATE_FIELDS, STANDINGS_FIELDS
 from league.models import Tournament
-from league.seating import METHODS
+from league.seating import DEFAULT_METHOD, RECORDS
 from league.standings import REGISTRY, StandingsError, check_settings
 from web.refusals import words
 
@@ -31,14 +31,6 @@ OPTION_PREFIX = "opt_"
 # Each rule option's annotated type ("int", "int | None", "bool", "str", ...).
 OPTION_TYPES: dict[str, str] = {
     f.name: str(f.type) for f in dataclasses.fields(engine.RuleSet) if f.init and f.name != "preset"
-}
-
-METHOD_LABELS = {
-    "balanced": "Balanced (fewest repeat meetings)",
-    "swiss": "Swiss (by standings)",
-    "round_robin": "Round robin (a whole schedule)",
-    "knockout": "Knockout",
-    "manual": "Manual (the director seats everyone)",
 }
 
 
@@ -128,8 +120,8 @@ class TournamentForm(forms.Form):
     )
     seating = forms.ChoiceField(
         label="Seating method",
-        choices=[(m, METHOD_LABELS.get(m, m)) for m in sorted(METHODS)],
-        initial="balanced",
+        choices=[(name, record.label) for name, record in sorted(RECORDS.items())],
+        initial=DEFAULT_METHOD,
     )
     rounds = forms.IntegerField(
         label="Rounds", min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1], required=False, initial=3,

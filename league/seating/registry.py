@@ -2,7 +2,8 @@
 it is called, whether it reads the standings, whether the tournament must fix its
 number of rounds, whether it takes the director's tables, its parameters and how they
 are checked. Callers outside this package read these records instead of naming a
-method (``web`` and ``league.services`` will move to them).
+method (``tests/league/seating/test_registry_only.py`` scans the code for a method's
+name written anywhere else).
 """
 
 from __future__ import annotations
@@ -117,6 +118,10 @@ RECORDS: dict[str, MethodRecord] = {
         ),
     )
 }
+
+
+# The method a new tournament takes unless it says otherwise.
+DEFAULT_METHOD = balanced.METHOD
 
 
 def method_record(name: str) -> MethodRecord:

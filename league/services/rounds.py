@@ -15,7 +15,15 @@ from league.errors import LeagueError
 from league.limits import REASON_LENGTH
 from league.locks import round_for_update, tournament_for_update
 from league.models import Round, Table, TableSeat, Tournament
-from league.seating import PlayerId, Seating, SeatingError, input_digest, make_seating, table_sizes
+from league.seating import (
+    PlayerId,
+    Seating,
+    SeatingError,
+    input_digest,
+    make_seating,
+    method_record,
+    table_sizes,
+)
 from league.seating import Table as SeatingTable
 from league.seating import notes as say
 from league.seating.notes import note_of
@@ -138,12 +146,13 @@ def generate_round(
                 continue
             raise LeagueError(blocker.code, blocker.message, blocker.status)
         request = seating_request(tournament, number)
-        if manual is not None and tournament.seating != "manual":
+        takes_tables = method_record(tournament.seating).takes_tables
+        if manual is not None and not takes_tables:
             raise LeagueError(
                 "invalid_request",
                 f"tables are given for a manual seating; this tournament is {tournament.seating}",
             )
-        if tournament.seating == "manual":
+        if takes_tables:
             if not isinstance(manual, Mapping):
                 raise LeagueError(
                     "invalid_manual_seating", 'a manual round needs "tables" (lists of player ids) and "byes"'
@@ -209,7 +218,7 @@ def manual_start(tournament: Tournament) -> dict[str, Any] | None:
     tables of the tournament's sizes, the rest sitting out; the director then swaps and
     moves them in the draft before publishing. What :func:`generate_round` takes as
     ``manual``."""
-    if tournament.seating != "manual":
+    if not method_record(tournament.seating).takes_tables:
         return None
     number = tournament.round_set.count() + 1
     active = [r.player_id for r in active_registrations(tournament, number)]
