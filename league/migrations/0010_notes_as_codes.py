@@ -28,36 +28,35 @@ def _convert(generated: Any, convert: Any) -> Any:
     }
 
 
-def forwards(apps: Any, schema_editor: Any) -> None:
+def _each_batch(apps: Any, convert: Any) -> None:
+    """Every round, a batch at a time (its notes, its generated seating's, its tables'),
+    converted by ``convert(names)``: a function of a note list."""
     Round = apps.get_model("league", "Round")
     Table = apps.get_model("league", "Table")
-    for round_ in Round.objects.order_by("pk").iterator(chunk_size=BATCH):
-        recognise = Recogniser(round_names(round_.request))
-        round_.notes = recognise.notes(round_.notes)
-        round_.generated = _convert(round_.generated, recognise.notes)
-        round_.save(update_fields=["notes", "generated"])
-        tables = list(Table.objects.filter(round_id=round_.pk))
+    pks = list(Round.objects.order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(pks), BATCH):
+        rounds = list(Round.objects.filter(pk__in=pks[start : start + BATCH]))
+        tables = list(Table.objects.filter(round_id__in=[r.pk for r in rounds]))
+        change = {}
+        for round_ in rounds:
+            change[round_.pk] = convert(round_names(round_.request))
+            round_.notes = change[round_.pk](round_.notes)
+            round_.generated = _convert(round_.generated, change[round_.pk])
         for table in tables:
-            table.notes = recognise.notes(table.notes)
+            table.notes = change[table.round_id](table.notes)
+        Round.objects.bulk_update(rounds, ["notes", "generated"])
         Table.objects.bulk_update(tables, ["notes"])
+
+
+def forwards(apps: Any, schema_editor: Any) -> None:
+    _each_batch(apps, lambda names: Recogniser(names).notes)
 
 
 def backwards(apps: Any, schema_editor: Any) -> None:
-    Round = apps.get_model("league", "Round")
-    Table = apps.get_model("league", "Table")
-    for round_ in Round.objects.order_by("pk").iterator(chunk_size=BATCH):
-        names = round_names(round_.request)
+    def words(names: Any) -> Any:
+        return lambda notes: english([note_of(n) for n in notes], names)
 
-        def words(notes: Any, names: Any = names) -> list[str]:
-            return english([note_of(n) for n in notes], names)
-
-        round_.notes = words(round_.notes)
-        round_.generated = _convert(round_.generated, words)
-        round_.save(update_fields=["notes", "generated"])
-        tables = list(Table.objects.filter(round_id=round_.pk))
-        for table in tables:
-            table.notes = words(table.notes)
-        Table.objects.bulk_update(tables, ["notes"])
+    _each_batch(apps, words)
 
 
 class Migration(migrations.Migration):
