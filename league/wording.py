@@ -208,7 +208,9 @@ def _edit(code: str) -> Say:
 
 
 # Each code's words (those passed to _player, _players and _plain are marked with
-# gettext_noop, so that makemessages finds them, and translated when shown).
+# gettext_noop, so that makemessages finds them, and translated when shown). A design's
+# name (league.seating.designs) is a proper name kept as the note's parameter; it goes
+# through gettext too, for a catalog that gives it in another language.
 _WORDS: dict[str, Say] = {
     LEGACY_TEXT: lambda p, name: str(p["text"]),
     "deals_first": _deals_first,
@@ -239,11 +241,12 @@ _WORDS: dict[str, Say] = {
     "event_repeats": _event_repeats,
     "repeat_cost": _repeat_cost,
     "known_design": lambda p, name: (
-        gettext("seated from a known design, %(design)s: nobody meets anyone twice") % {"design": p["design"]}
+        gettext("seated from a known design, %(design)s: nobody meets anyone twice")
+        % {"design": gettext(p["design"])}
     ),
     "bound_schedule": lambda p, name: (
         gettext("seated from %(design)s: %(repeats)d repeat meetings over the event, the fewest possible")
-        % {"design": p["design"], "repeats": p["repeats"]}
+        % {"design": gettext(p["design"]), "repeats": p["repeats"]}
     ),
     "schedule_row": lambda p, name: (
         gettext("round robin: round %(round)d of %(total)d") % {"round": p["round"], "total": p["total"]}
