@@ -125,7 +125,7 @@ def score_showdown(
     >>> {seat: str(points) for seat, points in result.points.items()}
     {0: '-12', 1: '-18', 2: '-11', 3: '41'}
     """
-    cards = _validate(ruleset, hands, knocker)
+    cards = check_hands(ruleset, hands, knocker)
     arrangements = {seat: best_arrangement(held, ruleset) for seat, held in cards.items()}
     if knocker_melds is not None:
         if knocker is None:
@@ -152,7 +152,7 @@ def score_showdown(
         )
     layoffs: dict[int, tuple[Layoff, ...]] = {seat: () for seat in cards}
     if ruleset.scoring == "gin":
-        assert knocker is not None  # _validate rejects a gin showdown without a knock
+        assert knocker is not None  # check_hands rejects a gin showdown without a knock
         _lay_off(ruleset, cards, arrangements, deadwood, layoffs, knocker)
     counted = score_counts(ruleset, deadwood, knocker)
     if ruleset.scoring == "settlement":
@@ -224,10 +224,12 @@ def _declared_arrangement(held: tuple[Card, ...], melds: Sequence[Meld], seat: i
     return Arrangement(tuple(melds), unmatched, sum(card.value for card in unmatched))
 
 
-def _validate(
-    ruleset: RuleSet, hands: Mapping[int, Iterable[Card]], knocker: int | None
+def check_hands(
+    ruleset: RuleSet, hands: Mapping[int, Iterable[Card]], knocker: int | None, *, void: bool = False
 ) -> dict[int, tuple[Card, ...]]:
-    """The hands as tuples, once every rule about who holds what has been checked."""
+    """The hands as tuples, once every rule about who holds what has been checked.
+    ``void``: the hands of a gin hand nobody knocked (void, not scored), which must still
+    be hands that one deck could have dealt."""
     cards = {seat: tuple(held) for seat, held in hands.items()}
     for seat in cards:
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -245,7 +247,7 @@ def _validate(
             code="unknown_knocker",
             params={"seat": knocker},
         )
-    if knocker is None and ruleset.scoring == "gin":
+    if knocker is None and ruleset.scoring == "gin" and not void:
         raise InvalidShowdown(
             "in gin a hand without a knock is void and is dealt again, not scored", code="void_hand"
         )

@@ -14,7 +14,7 @@ from engine.match import game_over, score_counts
 from engine.melds import make_meld
 from engine.physical import check_reveal
 from engine.reducer import apply, turn_order
-from engine.scoring import score_showdown
+from engine.scoring import check_hands, score_showdown
 from engine.state import AWAITING_DEAL, GameState, HandState
 
 # score_showdown's error codes, as the codes decide() reports for a bad entry.
@@ -45,9 +45,11 @@ def score_hands(
     become ``IllegalMove`` with the same code. ``knocker_melds`` is the arrangement the
     knocker declared, which gin scoring uses for layoffs (RULES.md §1)."""
     rs = state.ruleset
-    if knocker is None and rs.scoring == "gin":
-        return HandScored(number, "void", None, {}, {}, (), (), True, {})
     try:
+        if knocker is None and rs.scoring == "gin":
+            # void, not scored: but the hands entered are still hands one deck could deal
+            check_hands(rs, hands, None, void=True)
+            return HandScored(number, "void", None, {}, {}, (), (), True, {})
         declared = None if knocker_melds is None else [make_meld(meld) for meld in knocker_melds]
         shown = score_showdown(rs, hands, knocker, knocker_melds=declared)
     except EngineError as exc:

@@ -18,7 +18,7 @@ from league.projection import settings_of
 from league.seating import DEFAULT_METHOD, METHODS
 from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables
-from league.services import departs_from_generated
+from league.services import departs_from_generated, draft_version
 from league.standings import REGISTRY, Settings
 from league.wording import notes_text, round_names
 
@@ -183,6 +183,9 @@ class RoundUpdateSerializer(StrictSerializer):
     )
     byes = serializers.ListField(child=whole_field(limits.IDS), required=False, max_length=MAX_PLAYERS)
     edit_reason = serializers.CharField(max_length=limits.REASON_LENGTH, required=False, allow_blank=True)
+    # the draft's version the edit was decided on (RoundSerializer.version): a draft
+    # changed since refuses the edit (draft_changed)
+    version = serializers.RegexField(r"^[0-9a-f]{16}$", required=False)
 
 
 class PublishSerializer(StrictSerializer):
@@ -284,6 +287,7 @@ class RoundSerializer(serializers.Serializer[None]):
     note_codes = NoteSerializer(many=True)
     edited = serializers.BooleanField()
     edit_reason = serializers.CharField()
+    version = serializers.CharField(help_text="The seating's version: send it with an edit of the draft.")
     published_at = serializers.DateTimeField(allow_null=True)
     completed_at = serializers.DateTimeField(allow_null=True)
 
@@ -391,6 +395,7 @@ def present_round(round_: Round) -> dict[str, Any]:
         "notes": notes_text(notes, names),
         "note_codes": [n.to_dict() for n in notes],
         "edited": departs_from_generated(round_, tables),
+        "version": draft_version([t.player_ids for t in tables], round_.byes),
         "edit_reason": round_.edit_reason,
         "published_at": round_.published_at.isoformat() if round_.published_at else None,
         "completed_at": round_.completed_at.isoformat() if round_.completed_at else None,

@@ -103,7 +103,9 @@ TITLES: dict[str, Any] = {
     "dealt_by_system": gettext_lazy("Digital games are dealt by the system."),
     "seated_player_cannot_retract": gettext_lazy("Nobody seated at a digital table may undo a move."),
     "export_not_allowed": gettext_lazy("The whole log can be exported once the game is over."),
-    # the pages' own (web.views.record, web.views.play)
+    # the league's, shown by the desk
+    "draft_changed": gettext_lazy("The round changed since you opened it — here it is now."),
+    # the pages' own (web.record, web.views.play)
     "missing_card": gettext_lazy("Enter the card first."),
     "missing_cards": gettext_lazy("Enter the hand's cards first."),
     "bad_count": gettext_lazy("A count is a whole number from 0 up."),
@@ -169,7 +171,7 @@ _PLACES: dict[str, Any] = {
 }
 
 
-# Where the table last saw a card (web.recording.card_history), said after its face.
+# Where the table last saw a card (web.record.log.card_history), said after its face.
 _SEEN: dict[str, Any] = {
     "upcard": gettext_lazy("%(card)s is the upcard, turned up at the deal."),
     "dealt": gettext_lazy("%(card)s was dealt to %(name)s."),
@@ -424,8 +426,23 @@ DETAILS: dict[str, Callable[[_Words], str]] = {
         "The page has been refreshed: enter it again if it is still needed."
     ),
 }
+
+
+def _entered_meanwhile(w: _Words) -> str:
+    """A record page's conflict: what the other phone entered (``meanwhile``, each entry
+    in words), then what to do."""
+    entered = [str(text) for text in w.params.get("meanwhile") or ()]
+    if not entered:
+        return str(DETAILS["version_conflict"](w))
+    return _(
+        "The other phone entered: %(entries)s "
+        "Check the table as it is now, then enter yours again if it is still needed."
+    ) % {"entries": " ".join(entered)}
+
+
 PAGE_DETAILS: dict[tuple[str, str], Callable[[_Words], str]] = {
     ("play", "version_conflict"): lambda w: "",
+    ("record", "version_conflict"): _entered_meanwhile,
     ("desk", "version_conflict"): lambda w: _(
         "The table recorded something while you were confirming: check the table, then try again."
     ),
@@ -442,7 +459,7 @@ def refusal(
     seat: int | None = None,
 ) -> Refusal:
     """``error`` in words for ``page``: ``names`` are the players in seat order,
-    ``history`` where the table last saw each card (:func:`web.recording.card_history`)."""
+    ``history`` where the table last saw each card (:func:`web.record.log.card_history`)."""
     code = error.code
     title = PAGE_TITLES.get((page, code)) or TITLES.get(code)
     detail_of = PAGE_DETAILS.get((page, code)) or DETAILS.get(code)

@@ -1,5 +1,6 @@
-"""The site's human URLs. Each audience's pages live in a module of ``web.views`` with its
-own ``urlpatterns``; they are gathered here."""
+"""The site's human URLs. Each audience's pages live in a module of ``web.views`` or a
+package of ``web`` (``web.desk``, ``web.record``, ``web.paper``, …) with its own
+``urlpatterns``; they are gathered here."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ urlpatterns = [
     path("", include("web.views.games")),
     path("", include("web.views.play")),
     path("", include("web.views.public")),
-    path("", include("web.views.record")),
-    path("", include("web.views.desk")),
+    path("", include("web.record.page")),
+    path("", include("web.desk.urls")),
     path("", include("web.views.results")),
     path("", include("web.paper.views")),
     path("", include("web.projector.views")),
@@ -19,5 +20,4 @@ urlpatterns = [
     path("", include("web.people.join")),
     path("", include("web.people.checkin")),
     path("", include("web.mine")),
-    path("", include("web.views.desk_corrections")),
 ]

@@ -67,6 +67,14 @@ def game_status_text(status: str) -> str:
     return str(words) if words is not None else status.replace("_", " ")
 
 
+def table_sizes_text(low: int, high: int) -> str:
+    """A tournament's table sizes: "tables of 3 to 4" (an en dash between), or
+    "2-player tables" when every table has the same size (never "tables of 2 to 2")."""
+    if low == high:
+        return str(gettext_lazy("%(size)s-player tables") % {"size": low})
+    return str(gettext_lazy("tables of %(low)s\N{EN DASH}%(high)s") % {"low": low, "high": high})
+
+
 def card_text(code: Any) -> str:
     """``"QS"`` → ``"Q♠"``, ``"TD"`` → ``"10♦"``, ``"X1"`` → ``"joker"``; None → ``"a card"``."""
     text = str(code or "").upper()

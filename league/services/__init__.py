@@ -32,7 +32,7 @@ director says who is at the tables. ``withdrawn`` players never play.
 from league.errors import LeagueError
 from league.services.checks import checked_edit_reason
 from league.services.completion import check_open_rounds, check_round_complete, game_ended
-from league.services.drafts import edit_draft
+from league.services.drafts import draft_version, edit_draft
 from league.services.publishing import publish_round
 from league.services.regeneration import RegenerateResult, regenerate
 from league.services.registrations import (
@@ -76,6 +76,7 @@ __all__ = [
     "create_tournament",
     "current_seating",
     "departs_from_generated",
+    "draft_version",
     "edit_draft",
     "game_ended",
     "generate_round",

@@ -19,7 +19,7 @@ def _whole(value: Any, what: str, low: int, high: int) -> int:
     try:
         return limits.whole(value, what, low, high)
     except limits.OutOfLimits as exc:
-        raise LeagueError(exc.code, exc.message) from None
+        raise LeagueError(exc.code, exc.message, field=exc.field) from None
 
 
 def _within(check: Callable[..., None], *args: Any, **kwargs: Any) -> None:
@@ -28,7 +28,7 @@ def _within(check: Callable[..., None], *args: Any, **kwargs: Any) -> None:
     try:
         check(*args, **kwargs)
     except limits.OutOfLimits as exc:
-        raise LeagueError(exc.code, exc.message) from None
+        raise LeagueError(exc.code, exc.message, field=exc.field) from None
 
 
 def _text(value: Any, what: str, limit: int = limits.TOURNAMENT_NAME_LENGTH, *, reason: bool = False) -> str:
@@ -37,7 +37,7 @@ def _text(value: Any, what: str, limit: int = limits.TOURNAMENT_NAME_LENGTH, *, 
     try:
         return limits.clean_text(value, what, limit, lines=reason, required=not reason)
     except limits.OutOfLimits as exc:
-        raise LeagueError(exc.code, exc.message) from None
+        raise LeagueError(exc.code, exc.message, field=exc.field) from None
 
 
 def _name(value: Any, what: str = "name", limit: int = limits.TOURNAMENT_NAME_LENGTH) -> str:
@@ -48,7 +48,7 @@ def _seating_params(value: Any) -> dict[str, int]:
     try:
         return limits.seating_params(dict(value) if isinstance(value, Mapping) else value)
     except limits.OutOfLimits as exc:
-        raise LeagueError(exc.code, exc.message) from None
+        raise LeagueError(exc.code, exc.message, field=exc.field) from None
 
 
 def _open_for_changes(tournament: Tournament) -> None:
@@ -57,7 +57,7 @@ def _open_for_changes(tournament: Tournament) -> None:
 
 
 def _seating_error(exc: SeatingError) -> LeagueError:
-    return LeagueError(exc.code, exc.message)
+    return LeagueError(exc.code, exc.message, field=exc.field)
 
 
 def checked_edit_reason(value: Any) -> str:

@@ -4,11 +4,14 @@ written again."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
 
+from core import Kind
 from core.messages import Message
 from league.errors import LeagueError
 from league.locks import round_for_update
@@ -21,15 +24,25 @@ from league.services.checks import _edit_reason, _seating_error
 from league.services.rounds import _write_tables, current_seating
 
 
+def draft_version(tables: Iterable[Sequence[PlayerId]], byes: Iterable[PlayerId]) -> str:
+    """A draft's version: a short digest of its seating as it stands (each table's
+    players in seat order, the byes). A desk sends the version it shows with an edit; an
+    edit made on a seating that has changed since is refused (``draft_changed``)."""
+    payload = json.dumps([[list(t) for t in tables], sorted(byes)], separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
 def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
     """Edit a draft: ``{"swap": [a, b]}`` exchanges two players (seated or with a bye);
     ``{"move": {"player": p, "table": n, "position": i}}`` moves one to table ``n``
     (``"table": null`` gives a bye); ``{"tables": [[ids]], "byes": [ids]}`` replaces the
     whole seating (reorders seats). ``edit_reason`` records why the round departs from
     the generated seating — required to publish it then. The result is validated like
-    any seating, and the notes of the tables that changed are written again."""
+    any seating, and the notes of the tables that changed are written again. ``version``
+    (:func:`draft_version`), when given, is the seating the edit was decided on: if the
+    draft has changed since, the edit is refused and nothing changes."""
     operations = [key for key in ("swap", "move", "tables") if key in edits]
-    unknown = sorted(set(edits) - {"swap", "move", "tables", "byes", "edit_reason"})
+    unknown = sorted(set(edits) - {"swap", "move", "tables", "byes", "edit_reason", "version"})
     if unknown:
         raise LeagueError("invalid_request", f"unknown edit {', '.join(unknown)}")
     if len(operations) > 1:
@@ -43,6 +56,14 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
         current = current_seating(round_)
         tables = [list(t.seats) for t in current.tables]
         byes = list(current.byes)
+        if "version" in edits and edits["version"] != draft_version(tables, byes):
+            raise LeagueError(
+                "draft_changed",
+                f"round {round_.number} changed since this edit was decided: check it as it is now",
+                kind=Kind.CONFLICT,
+                field="version",
+                params={"round": round_.number},
+            )
         request = Request.from_dict(round_.request)
         change: Message | None = None
         if "swap" in edits:

@@ -46,6 +46,7 @@ def publish_round(round_: Round, by: Any, *, edit_reason: str | None = None) -> 
             raise LeagueError(
                 "edit_reason_required",
                 "the tables differ from the generated seating: say why (edit_reason) before publishing",
+                field="edit_reason",
             )
         ruleset = engine.RuleSet.from_dict(
             {"schema_version": 1, "preset": tournament.preset, "options": tournament.options}

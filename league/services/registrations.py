@@ -55,6 +55,7 @@ def register(
             raise LeagueError(
                 "invalid_request",
                 f"round {next_round - 1} already exists: a late entrant starts at {next_round}",
+                field="from_round",
             )
         if seed_number is not None:
             seed_number = _whole(seed_number, "seed_number", *limits.SEED_NUMBERS)
@@ -83,7 +84,11 @@ def set_registration_status(
     tournament = registration.tournament
     _open_for_changes(tournament)
     if status not in Registration.Status.values:
-        raise LeagueError("invalid_request", f"status must be one of {', '.join(Registration.Status.values)}")
+        raise LeagueError(
+            "invalid_request",
+            f"status must be one of {', '.join(Registration.Status.values)}",
+            field="status",
+        )
     last = _last_round_number(tournament)
     with transaction.atomic():
         registration = registration_for_update(registration.pk)
@@ -95,6 +100,7 @@ def set_registration_status(
                 raise LeagueError(
                     "invalid_request",
                     f"round {last} exists: a player drops after round {last} at the earliest",
+                    field="dropped_after",
                 )
             registration.dropped_after = after
         else:
@@ -111,7 +117,9 @@ def set_registration_status(
             start = _whole(from_round, "from_round", *limits.ROUNDS)
             if start <= last and start != registration.from_round:
                 raise LeagueError(
-                    "invalid_request", f"round {last} already exists: from_round must be above it"
+                    "invalid_request",
+                    f"round {last} already exists: from_round must be above it",
+                    field="from_round",
                 )
             registration.from_round = start
         registration.status = status

@@ -25,13 +25,19 @@ from league.standings import StandingsError, check_settings
 
 def _resolved_ruleset(preset: Any, options: Any) -> engine.RuleSet:
     if not isinstance(options, Mapping):
-        raise LeagueError("invalid_ruleset", "options must be an object of rule options")
+        raise LeagueError("invalid_ruleset", "options must be an object of rule options", field="options")
     try:
         return game_services.ruleset_named(preset, dict(options))
     except game_services.RuleSetRefused as exc:
-        raise LeagueError("invalid_ruleset", exc.message) from None
+        raise LeagueError("invalid_ruleset", exc.message, field=_option_field(exc.field)) from None
     except (TypeError, ValueError) as exc:
         raise LeagueError("invalid_ruleset", str(exc)) from None
+
+
+def _option_field(option: str | None) -> str:
+    """The field of a rule option's refusal: ``options.<name>``, or ``options`` when no
+    one option is to blame."""
+    return f"options.{option}" if option else "options"
 
 
 @dataclass(frozen=True)
@@ -70,10 +76,12 @@ def _check_settings(values: Mapping[str, Any]) -> TournamentSettings:
         rounds = _whole(rounds, "rounds", *limits.ROUNDS)
     mode = values["mode"]
     if mode not in Tournament.Mode.values:
-        raise LeagueError("invalid_request", f"mode must be one of {', '.join(Tournament.Mode.values)}")
+        raise LeagueError(
+            "invalid_request", f"mode must be one of {', '.join(Tournament.Mode.values)}", field="mode"
+        )
     bots = values["bots"]
     if not isinstance(bots, bool):
-        raise LeagueError("invalid_request", "bots must be true or false")
+        raise LeagueError("invalid_request", "bots must be true or false", field="bots")
     bot = values["bot"] or ""
     if bots:
         if mode != Tournament.Mode.DIGITAL:
@@ -122,7 +130,7 @@ def _standings_settings(
     try:
         check_settings({"preset": preset, "kind": kind, **merged})
     except StandingsError as exc:
-        raise LeagueError(exc.code, str(exc)) from None
+        raise LeagueError(exc.code, str(exc), field=exc.field) from None
     merged["placement_points"] = list(merged["placement_points"])
     merged["tiebreaks"] = list(merged["tiebreaks"])
     merged["bye_points"] = str(merged["bye_points"] or "")
@@ -137,10 +145,12 @@ def tournament_fields(data: Mapping[str, Any]) -> dict[str, Any]:
     name = _name(data.get("name"))
     kind = data.get("kind", Tournament.Kind.TOURNAMENT)
     if kind not in Tournament.Kind.values:
-        raise LeagueError("invalid_request", f"kind must be one of {', '.join(Tournament.Kind.values)}")
+        raise LeagueError(
+            "invalid_request", f"kind must be one of {', '.join(Tournament.Kind.values)}", field="kind"
+        )
     size = data.get("table_size") or {}
     if not isinstance(size, Mapping):
-        raise LeagueError("invalid_request", 'table_size must be {"min": n, "max": m}')
+        raise LeagueError("invalid_request", 'table_size must be {"min": n, "max": m}', field="table_size")
     checked = _check_settings(
         {
             "preset": data.get("preset", "knock-rummy"),
@@ -219,7 +229,9 @@ def update_tournament(tournament: Tournament, data: Mapping[str, Any], by: Any) 
             )
         size = data.get("table_size", {"min": tournament.table_min, "max": tournament.table_max})
         if not isinstance(size, Mapping):
-            raise LeagueError("invalid_request", 'table_size must be {"min": n, "max": m}')
+            raise LeagueError(
+                "invalid_request", 'table_size must be {"min": n, "max": m}', field="table_size"
+            )
         options = data.get("options", tournament.options)
         checked = _check_settings(
             {
@@ -236,7 +248,9 @@ def update_tournament(tournament: Tournament, data: Mapping[str, Any], by: Any) 
         )
         _within(limits.check_rounds_given, tournament.kind, checked.seating, checked.rounds)
         if checked.rounds is not None and checked.rounds < generated:
-            raise LeagueError("invalid_request", f"rounds cannot go below the {generated} rounds generated")
+            raise LeagueError(
+                "invalid_request", f"rounds cannot go below the {generated} rounds generated", field="rounds"
+            )
         if "name" in data:
             tournament.name = _name(data["name"])
         if "seed" in data:

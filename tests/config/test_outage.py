@@ -80,7 +80,7 @@ def test_the_api_answers_503_in_its_error_format(
 
 
 def test_an_error_that_is_no_outage_is_still_a_500(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
-    from web.views import desk
+    from web.desk import pages as desk
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("a bug")

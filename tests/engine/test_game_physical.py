@@ -167,6 +167,25 @@ def test_gin_physical_quick_path() -> None:
     assert table.s.tally.last_dealer == 0  # the void hand was redealt by the same dealer
 
 
+def test_gin_void_hand_by_final_hands_is_still_checked() -> None:
+    """A void gin hand is not scored, but the hands entered for it are still hands one
+    deck could deal (the whole deck at every seat was recorded as void before)."""
+    table = Table(get_ruleset("gin"), ["A", "B"], mode="physical")
+    deck = parse_cards(" ".join(f"{r}{s}" for s in "CDHS" for r in "A23456789TJQK"))
+    for hands, problem in (
+        ({0: deck, 1: deck}, "duplicate"),
+        ({0: deck[:10], 1: deck[10:21]}, "size"),
+        ({0: deck[:10], 1: deck[:10]}, "duplicate"),
+    ):
+        with pytest.raises(IllegalMove) as error:
+            table.do(RecordHandResult(knocker=None, hands=hands))
+        assert error.value.code == "inconsistent_reveal", error.value.message
+        assert error.value.params["problem"] == problem, error.value.params
+    assert table.s.tally.hands_dealt == 0  # nothing was recorded
+    table.do(RecordHandResult(knocker=None, hands={0: deck[:10], 1: deck[10:20]}))
+    assert table.s.tally.results[-1].outcome == "void"
+
+
 def test_physical_turn_over_makes_the_stock_known() -> None:
     table = Table(get_ruleset("hoyle"), ["A", "B"], mode="physical")
     table.do(DealHand(upcard=C("QC"), hands={1: P("2H 3H 4H 7S 7D 7C AS 2C 3D 9D")}))

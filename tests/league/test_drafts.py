@@ -76,3 +76,55 @@ def test_a_tournament_set_back_to_draft_disappears_for_outsiders(staff: dict[str
             "Secret Cup"
         ]
         assert "Secret Cup" in client.get(f"/clubs/{club.slug}/").content.decode(), who
+
+
+def test_an_edit_decided_on_an_older_draft_is_refused_and_changes_nothing(staff: dict[str, Any]) -> None:
+    from league.selectors import round_tables
+
+    tournament = checked_in_tournament(staff, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"])
+    round_ = services.generate_round(tournament, staff["director"])
+
+    def shown() -> tuple[str, list[list[int]]]:
+        tables = [list(t.player_ids) for t in round_tables([round_.pk])[round_.pk]]
+        round_.refresh_from_db()
+        return services.draft_version(tables, round_.byes), tables
+
+    version, tables = shown()
+    a, b, c = tables[0][0], tables[1][0], tables[1][1]
+    services.edit_draft(round_, {"swap": [a, b], "version": version}, staff["director"])
+    after, edited = shown()
+    assert after != version and edited != tables
+    with pytest.raises(services.LeagueError) as refused:
+        services.edit_draft(round_, {"swap": [a, c], "version": version}, staff["director"])
+    assert (refused.value.code, refused.value.kind.value, refused.value.field) == (
+        "draft_changed",
+        "conflict",
+        "version",
+    )
+    assert shown() == (after, edited)
+    services.edit_draft(round_, {"swap": [a, b], "version": after}, staff["director"])  # swapped back
+    assert shown() == (version, tables)  # the same seating is the same version
+
+
+def test_the_api_shows_a_drafts_version_and_refuses_an_edit_on_an_older_one(staff: dict[str, Any]) -> None:
+    tournament = checked_in_tournament(staff, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"])
+    services.generate_round(tournament, staff["director"])
+    director = client_for(staff["director"])
+    url = f"/api/v1/tournaments/{tournament.pk}/rounds/1"
+    shown = director.get(url).json()
+    a, b, c = shown["tables"][0]["seats"][0], shown["tables"][1]["seats"][0], shown["tables"][1]["seats"][1]
+    ids = [seat["player"] for seat in (a, b, c)]
+    edited = director.patch(
+        url, {"swap": ids[:2], "version": shown["version"]}, format="json", HTTP_IDEMPOTENCY_KEY="v-1"
+    )
+    assert edited.status_code == 200 and edited.json()["version"] != shown["version"]
+    stale = director.patch(
+        url,
+        {"swap": [ids[0], ids[2]], "version": shown["version"]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="v-2",
+    )
+    assert stale.status_code == 409 and stale.json()["code"] == "draft_changed"
+    assert director.get(url).json() == edited.json()
+    junk = director.patch(url, {"swap": ids[:2], "version": "x"}, format="json", HTTP_IDEMPOTENCY_KEY="v-3")
+    assert junk.status_code == 400

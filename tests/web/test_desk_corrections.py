@@ -1,5 +1,5 @@
 """The desk's table page once a game is over, and a director's correction of an earlier
-hand (web/views/desk_corrections.py): the hands listed, the hand's recorded result, the
+hand (web/desk/hands.py): the hands listed, the hand's recorded result, the
 replacement checked and confirmed before it is recorded once, the corrections lists on
 the desk and the public page, and who may do it."""
 

@@ -77,6 +77,14 @@ def text(response: Any) -> str:
     return response.content.decode()
 
 
+def shown_version(client: Client, desk: str, pick: int) -> str:
+    """The draft's version as the desk shows it once a player is picked (its edit forms)."""
+    page = text(client.get(f"{desk}?pick={pick}"))
+    versions = set(re.findall(r'name="version" value="([0-9a-f]{16})"', page))
+    assert len(versions) == 1, versions
+    return versions.pop()
+
+
 def follow(client: Client, url: str, data: dict[str, Any]) -> Any:
     response = client.post(url, data, follow=True)
     assert response.status_code == 200, text(response)[:2000]
@@ -405,16 +413,17 @@ def test_generate_preview_swap_in_two_clicks_and_publish(checked_in: Tournament,
     # the first click picks a player: every other player becomes a swap button
     picked = text(director.get(f"{desk}?pick={a.pk}"))
     assert f"Swap {a.name} with {b.name}" in picked and f"Move {a.name} here" in picked
+    version = shown_version(director, desk, a.pk)
     swapped = follow(
         director,
         f"{desk}/rounds/1/edit",
-        {"op": "swap", "player": a.pk, "with": b.pk, "idempotency_key": key(2)},
+        {"op": "swap", "player": a.pk, "with": b.pk, "version": version, "idempotency_key": key(2)},
     )
     assert f"swapped {a.name} and {b.name}" in text(swapped)
-    follow(
+    follow(  # the same form again: answered as the first time, not swapped back
         director,
         f"{desk}/rounds/1/edit",
-        {"op": "swap", "player": a.pk, "with": b.pk, "idempotency_key": key(2)},
+        {"op": "swap", "player": a.pk, "with": b.pk, "version": version, "idempotency_key": key(2)},
     )
     # (an edit writes the round's tables again)
     assert round_.tables.get(number=1).seats.filter(player=b).exists()
@@ -449,21 +458,39 @@ def test_moving_a_player_and_giving_a_bye(
     follow(
         director,
         f"{desk}/rounds/1/edit",
-        {"op": "move", "player": mover.pk, "table": "bye", "idempotency_key": key(1)},
+        {
+            "op": "move",
+            "player": mover.pk,
+            "table": "bye",
+            "version": shown_version(director, desk, mover.pk),
+            "idempotency_key": key(1),
+        },
     )
     round_.refresh_from_db()
     assert round_.byes == [mover.pk]
     follow(
         director,
         f"{desk}/rounds/1/edit",
-        {"op": "move", "player": mover.pk, "table": "2", "idempotency_key": key(2)},
+        {
+            "op": "move",
+            "player": mover.pk,
+            "table": "2",
+            "version": shown_version(director, desk, mover.pk),
+            "idempotency_key": key(2),
+        },
     )
     round_.refresh_from_db()
     assert round_.byes == [] and round_.tables.get(number=2).seats.filter(player=mover).exists()
     bad = follow(
         director,
         f"{desk}/rounds/1/edit",
-        {"op": "move", "player": mover.pk, "table": "9", "idempotency_key": key(3)},
+        {
+            "op": "move",
+            "player": mover.pk,
+            "table": "9",
+            "version": shown_version(director, desk, mover.pk),
+            "idempotency_key": key(3),
+        },
     )
     assert "there is no table 9" in text(bad)
 
@@ -780,3 +807,72 @@ def test_the_form_sets_scoring_and_tiebreaks_and_refuses_bad_ones_beside_their_f
     made = Tournament.objects.get(name="Placement night")
     assert made.scoring == "placement" and made.placement_points == ["3", "2", "1", "0"]
     assert made.tiebreaks == ["wins", "buchholz"]
+
+
+def test_a_stale_tabs_edit_is_refused_and_the_desk_shows_the_draft_as_it_is(
+    checked_in: Tournament, people: dict[str, Any]
+) -> None:
+    """Issue 27, bug 5: two desk tabs; a swap made in the stale one was applied on top of
+    the other tab's edit without a word."""
+    round_ = services.generate_round(checked_in, people["director"])
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    tables = list(round_.tables.order_by("number"))
+    a, b = (t.seats.order_by("position").first().player for t in tables[:2])
+    c = tables[2].seats.order_by("position").first().player
+    first_tab, second_tab = client_of(people["director"]), client_of(people["director"])
+    stale = shown_version(first_tab, desk, a.pk)  # the first tab picks Ann, then waits
+    fresh = shown_version(second_tab, desk, a.pk)
+    assert stale == fresh
+    follow(
+        second_tab,
+        f"{desk}/rounds/1/edit",
+        {"op": "swap", "player": a.pk, "with": b.pk, "version": fresh, "idempotency_key": key(1)},
+    )
+    edited = seating_of(round_)
+    refused = follow(
+        first_tab,
+        f"{desk}/rounds/1/edit",
+        {"op": "swap", "player": a.pk, "with": c.pk, "version": stale, "idempotency_key": key(2)},
+    )
+    assert seating_of(round_) == edited  # the second tab's edit stands, nothing on top
+    page = text(refused)
+    assert '<li class="error">The round changed since you opened it — here it is now.' in page
+    assert "?pick=" not in refused.redirect_chain[-1][0]  # the draft as it is now, nothing picked
+    now = services.draft_version([t.player_ids for t in round_tables_of(round_)], round_.byes)
+    assert now != stale and shown_version(first_tab, desk, a.pk) == now
+    # an edit without the version it was decided on is refused too, and changes nothing
+    bare = follow(
+        first_tab,
+        f"{desk}/rounds/1/edit",
+        {"op": "swap", "player": a.pk, "with": c.pk, "idempotency_key": key(3)},
+    )
+    assert "The form was incomplete" in text(bare) and seating_of(round_) == edited
+
+
+def seating_of(round_: Round) -> tuple[Any, ...]:
+    fresh = Round.objects.get(pk=round_.pk)
+    tables = [[s.player_id for s in t.seats.order_by("position")] for t in fresh.tables.order_by("number")]
+    return tuple(map(tuple, tables)), tuple(fresh.byes)
+
+
+def round_tables_of(round_: Round) -> list[Any]:
+    from league.selectors import round_tables
+
+    return list(round_tables([round_.pk])[round_.pk])
+
+
+def test_the_badge_names_a_draft_round_and_equal_table_sizes_read_as_n_player_tables(
+    club: Club, checked_in: Tournament, people: dict[str, Any], director: Client
+) -> None:
+    desk = f"/tournaments/{checked_in.pk}/desk"
+    assert 'id="tournament-status">Registration<' in text(director.get(desk))
+    assert "<dd>3\N{EN DASH}4 players</dd>" in text(director.get(desk))
+    round_ = services.generate_round(checked_in, people["director"])
+    assert 'id="tournament-status">Round 1 (draft)<' in text(director.get(desk))
+    services.publish_round(round_, people["director"])
+    assert 'id="tournament-status">Running<' in text(director.get(desk))
+    pairs = make_tournament(club, people["director"], name="Pairs", table_size={"min": 2, "max": 2})
+    club_page = text(director.get("/clubs/riverside/"))
+    assert "2-player tables" in club_page and "tables of 3\N{EN DASH}4" in club_page
+    assert "2\N{EN DASH}2" not in club_page
+    assert "<dd>2 players each</dd>" in text(director.get(f"/tournaments/{pairs.pk}/desk"))

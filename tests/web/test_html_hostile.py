@@ -28,6 +28,7 @@ from games.models import Game
 from league import people
 from league import services as league_services
 from league.models import Club, Membership, Player, Registration, Round, Tournament
+from league.selectors import round_tables
 from tests.games.hostile import QUERY_VALUES
 from tests.support.record import club_night
 from tests.support.record import record as record_entry
@@ -315,8 +316,8 @@ PAGES: list[Page] = [
         "POST",
         "/tournaments/{tournament}/desk/rounds/2/edit",
         "director",
-        base=(("op", "swap"), ("player", "{player}"), ("with", "{player2}"), KEY),
-        fields=("op", "player", "with", "table"),
+        base=(("op", "swap"), ("player", "{player}"), ("with", "{player2}"), ("version", "{draft}"), KEY),
+        fields=("op", "player", "with", "table", "version"),
         numbers=("player", "with"),
     ),
     Page(
@@ -324,7 +325,7 @@ PAGES: list[Page] = [
         "POST",
         "/tournaments/{tournament}/desk/rounds/2/edit",
         "director",
-        base=(("op", "move"), ("player", "{player}"), ("table", "1"), KEY),
+        base=(("op", "move"), ("player", "{player}"), ("table", "1"), ("version", "{draft}"), KEY),
         fields=("player", "table"),
         numbers=("player", "table"),
     ),
@@ -484,7 +485,8 @@ def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
     table = live_table(owner, ann, bob, director, scorekeeper)
     seated = seat_at_tournament(table)
     tournament = Tournament.objects.get(pk=seated.tournament_id)
-    league_services.generate_round(tournament, director, force_reason="the hostile audit")
+    draft = league_services.generate_round(tournament, director, force_reason="the hostile audit")
+    draft_tables = round_tables([draft.pk])[draft.pk]
     # the physical table: another club (the club night's) with its own people
     Club.objects.filter(slug="riverside").update(slug="riverside-digital", name="Riverside digital")
     night = club_night(make_user)
@@ -511,6 +513,8 @@ def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
             "registration": str(registration.pk),
             "player": str(seated.player_ids[0]),
             "player2": str(seated.player_ids[1]),
+            # the draft's version as the desk shows it (an edit on an older one is refused)
+            "draft": league_services.draft_version([t.player_ids for t in draft_tables], draft.byes),
             "physical": str(night.game.pk),
             "ptable": str(night.table.pk),
             "player3": str(dee.pk),

@@ -420,3 +420,50 @@ def test_without_javascript_check_it_shows_the_arrangement_and_records_nothing(n
     assert 'value="7h 8h 9h 2c 3c 4c kd"' in html and "Fits what the table has seen" in html
     assert html.count('class="meld"') == 2
     assert Game.objects.get(pk=night.game.pk).version == version
+
+
+# --- refused entries keep what was chosen; a conflict is always said ---------------------
+
+
+def _selected(body: str, form: str) -> str:
+    """The knocker option marked selected in the quick-path form ``form`` ('' for none)."""
+    section = body.split(f'class="entry {form}"', 1)[1].split("</form>", 1)[0]
+    match = re.search(r'<option value="([^"]+)" selected>', section)
+    return match.group(1) if match else ""
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_refused_quick_path_entry_keeps_every_chosen_value(night: Night, htmx: bool) -> None:
+    post = Post(night, night.scorekeeper, htmx=htmx)
+    hands = {"hands-0": "2C 3C 4C 5D 6D 7D KH", "hands-1": "AS 2S 3S 9D 9H 9S 8C", "hands-2": "AD 2D zz"}
+    body = post("result_hands", knocker=2, **hands).content.decode()
+    assert 'data-refusal="invalid_card"' in body
+    assert _selected(body, "result-hands") == "2"  # Cy, not the first option
+    assert 'value="AD 2D zz"' in body and 'value="AS 2S 3S 9D 9H 9S 8C"' in body
+    assert _selected(body, "result-counts") == ""  # the other form is as it was
+    body = post(
+        "result_counts", knocker="none", **{"deadwood-0": 99, "deadwood-1": 3, "deadwood-2": 2}
+    ).content
+    text = body.decode()
+    assert _selected(text, "result-counts") == "none"
+    assert 'id="deadwood-0" name="deadwood-0"' in text and 'value="99"' in text
+    assert Game.objects.get(pk=night.game.pk).version == 1
+
+
+def test_a_stale_entry_says_what_the_other_phone_entered_whatever_form_it_came_from(night: Night) -> None:
+    record(night, {"type": "DealHand", "upcard": "7H"})
+    first, second = Post(night, night.scorekeeper, htmx=True), Post(night, night.director, htmx=True)
+    seen = str(Game.objects.get(pk=night.game.pk).version)
+    assert "Recorded: Bo drew from the stock." in first("draw_stock", seat=1).content.decode()
+    # the second phone still shows Bo to draw: its form is gone once it is answered
+    answer = second.client.post(
+        night.url,
+        {"action": "draw_stock", "seat": "1", "version": seen, "idempotency_key": "phone-2-draw"},
+        HTTP_HX_REQUEST="true",
+    )
+    body = answer.content.decode()
+    top = body.split('<p class="headline">', 1)[0]
+    assert 'data-refusal="version_conflict"' in top  # said above the forms, not inside one
+    assert "Someone else entered something meanwhile." in visible_text(top)
+    assert "The other phone entered: Bo drew from the stock." in visible_text(top)
+    assert Game.objects.get(pk=night.game.pk).version == int(seen) + 1

@@ -50,6 +50,28 @@ def fits(page: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
 
 
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const button of document.querySelectorAll('#record button')) {
+    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (range.getClientRects().length > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def no_word_broken(page: Any) -> None:
+    """No button's text breaks inside a word (issue 27: "To / ok" in "Took 7♥ from the pile")."""
+    assert page.evaluate(BROKEN_WORDS) == [], page.url
+
+
 def headline(page: Any, text: str) -> None:
     """Wait until the panel's headline says ``text`` (an entry was recorded and swapped in)."""
     try:
@@ -98,6 +120,7 @@ def test_a_whole_hand_recorded_move_by_move_on_a_phone(night: Night, live_server
     assert page.locator(".pile .card").get_attribute("aria-label") == "seven of hearts"
     fits(page)
     shot(page, "record-draw")
+    no_word_broken(page)
     page.get_by_role("button", name="Took seven of hearts from the pile").click()
     headline(page, "Bo to discard or knock.")
     page.fill("#card", "qs")
@@ -244,3 +267,71 @@ def test_no_recording_page_overflows_at_390_px(night: Night, live_server: Any, p
     page.goto(live_server.url + f"/games/{night.game.pk}/record")  # redirected to the table's page
     page.wait_for_url(live_server.url + night.url)
     fits(page)
+
+
+def test_the_quick_path_knocker_survives_a_refusal(night: Night, live_server: Any, phone: Any) -> None:
+    """Issue 27, bug 1: a refused quick-path entry kept the typed hands but reset "Who
+    knocked" to the first option; sent again, the wrong knocker was scored."""
+    page = phone
+    sign_in(page, live_server, "sam")
+    page.goto(live_server.url + night.url)
+    page.get_by_text("Quick path: record only the result of hand 1").click()
+    form = page.locator("form.result-hands")
+    form.locator("select[name=knocker]").select_option(label="Cy")
+    hands = ("2c 3c 4c 5d 6d 7d kh", "as 2s 3s 9d 9h 9s 8c", "ad 2d 3d 4h 5h 6h jz")  # a typo: "jz"
+    for seat, cards in enumerate(hands):
+        form.locator(f"#hands-{seat}").fill(cards)
+    tap(page, "Record the final hands")
+    refusal = page.locator("form.result-hands .refusal")
+    refusal.wait_for()
+    assert "That is not a card of this game." in refusal.inner_text()
+    form = page.locator("form.result-hands")
+    assert form.locator("select[name=knocker]").input_value() == "2"  # still Cy
+    assert form.locator("#hands-1").input_value() == hands[1]
+    fits(page)
+    shot(page, "record-quick-path-refused")
+    form.locator("#hands-2").fill("ad 2d 3d 4h 5h 6h js")
+    tap(page, "Record the final hands")
+    headline(page, "Hand 2: Bo deals 7 cards each.")
+    assert "Hand 1 entered as final hands (Cy knocked)." in page.locator(".entries-list").inner_text()
+    state = store.load_state(Game.objects.get(pk=night.game.pk))
+    assert state.tally.results[0].knocker == 2
+
+
+def test_two_phones_on_one_table_the_second_sees_the_conflict(
+    night: Night, live_server: Any, browser: Any
+) -> None:
+    """Issue 27, bug 2: the same table open on two phones; the stale entry was refused
+    but nothing was said (the message was drawn in a form no longer shown)."""
+    phones = []
+    for user in ("sam", "dora"):
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        sign_in(page, live_server, user)
+        page.goto(live_server.url + night.url)
+        phones.append((context, page))
+    (first_context, first), (second_context, second) = phones
+    try:
+        first.fill("#upcard", "7h")
+        tap(first, "Record the deal")
+        headline(first, "Bo to draw.")
+        second.reload()
+        headline(second, "Bo to draw.")
+        tap(first, "Drew from the stock")
+        headline(first, "Bo to discard or knock.")
+        tap(second, "Drew from the stock")  # the second phone has not seen Bo draw
+        refusal = second.locator("#record > .refusal")
+        refusal.wait_for()
+        said = refusal.inner_text()
+        assert "Someone else entered something meanwhile." in said
+        assert "The other phone entered: Bo drew from the stock." in said
+        headline(second, "Bo to discard or knock.")  # the table as it is now
+        fits(second)
+        shot(second, "record-conflict")
+        second.set_viewport_size({"width": 1280, "height": 900})
+        shot(second, "record-conflict-1280")
+        assert Game.objects.get(pk=night.game.pk).version == 3  # created, dealt, one draw
+    finally:
+        first_context.close()
+        second_context.close()

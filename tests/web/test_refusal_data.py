@@ -1,5 +1,5 @@
 """Refusals worded from the engine's codes and params: where the table saw a card is data
-(web.recording.card_history: a code and its parameters, seats by number) and a refusal
+(web.record.log.card_history: a code and its parameters, seats by number) and a refusal
 words it (web.refusals) with the players' names: never an English sentence matched by
 its beginning, never a seat's number."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from core import DomainError
 from core.messages import Message
-from web.recording import card_history
+from web.record.log import card_history
 from web.refusals import refusal
 
 NAMES = ["Ann", "Bo"]

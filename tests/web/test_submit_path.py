@@ -209,7 +209,7 @@ def test_the_engines_refusals_of_a_recorded_hand_name_no_seat_number() -> None:
 
 def test_the_tournament_form_puts_a_service_refusal_under_the_field_it_names() -> None:
     from league.errors import LeagueError
-    from web.desk_forms import TournamentForm
+    from web.desk.forms import TournamentForm
 
     data = {
         "name": "Cup",

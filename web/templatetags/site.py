@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from league import limits
 from web.forms import FIELD
-from web.words import SUIT_SYMBOLS
+from web.words import SUIT_SYMBOLS, table_sizes_text
 
 register = template.Library()
 
@@ -75,3 +75,9 @@ def limit(name: str) -> int:
     unknown name is a mistake in the template, so it fails the render."""
     value: int = getattr(limits, TEMPLATE_LIMITS[name])
     return value
+
+
+@register.simple_tag
+def table_sizes(low: int, high: int) -> str:
+    """``{% table_sizes t.table_min t.table_max %}``: :func:`web.words.table_sizes_text`."""
+    return table_sizes_text(low, high)

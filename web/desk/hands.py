@@ -19,7 +19,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 import engine
@@ -361,12 +361,3 @@ def correct_hand(request: HttpRequest, pk: int, table_id: int, number: int) -> H
         % {"table": table.number, "hand": number, "change": words},
     )
     return redirect(back)
-
-
-urlpatterns = [
-    path(
-        "tournaments/<int:pk>/desk/tables/<int:table_id>/hands/<int:number>",
-        correct_hand,
-        name="desk-correct-hand",
-    ),
-]

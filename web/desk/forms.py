@@ -351,8 +351,11 @@ class TournamentForm(forms.Form):
     FORM_FIELDS = {"table_size": "table_max", "table_size.min": "table_min", "table_size.max": "table_max"}
 
     def _form_field(self, field: str | None) -> str | None:
-        """The form's field for the input an error names (None: above the form)."""
+        """The form's field for the input an error names (None: above the form): a rule
+        option's (``options.<name>``) is its ``opt_`` field."""
         name = self.FORM_FIELDS.get(field or "", field)
+        if name and name.startswith("options."):
+            name = OPTION_PREFIX + name.removeprefix("options.")
         return name if name in self.fields else None
 
     def add_service_error(self, error: DomainError) -> None:

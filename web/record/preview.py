@@ -1,0 +1,124 @@
+"""The showdown's preview: the engine's arrangement of a hand as it is typed (melds,
+deadwood, layoffs) and whether it fits what the table has seen; with htmx as the hand
+is typed, without JavaScript by the reveal form's "Check it" button, which records
+nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+import engine
+from engine.arrangement import MAX_HAND, best_arrangement
+from engine.cards import ALL_CARDS, Card
+from engine.layoffs import best_defence
+from engine.melds import make_meld
+from engine.state import HandState
+from games import selectors, store
+from games.models import Game
+from web.record.actions import PageRefusal, is_number, parse_cards
+from web.record.log import card_history, effective
+from web.record.panel import panel_context
+from web.record.target import Target, resolve
+from web.refusals import refusal
+from web.words import card_text, cards_text, describe
+
+# The reveal form's button that asks for the preview, not an entry.
+CHECK = "check"
+
+
+def preview(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
+    """The engine's arrangement of a hand as it is typed at the showdown: melds,
+    deadwood, layoffs, and whether the table's record allows it."""
+    target = resolve(request, kind, pk)
+    if isinstance(target, HttpResponse):
+        return target
+    if target.game is None or target.game.mode != "physical":
+        raise Http404("Nothing to preview here.")
+    context = {"target": target, **preview_context(target.game, request.GET)}
+    return render(request, "record/_preview.html", context)
+
+
+def checked(request: HttpRequest, target: Target) -> HttpResponse:
+    """Without JavaScript, "Check it" posts the hand here: the page comes back with the
+    engine's arrangement of it in place, and nothing is recorded."""
+    assert target.game is not None
+    context = {"target": target, **preview_context(target.game, request.POST)}
+    html = mark_safe(render_to_string("record/_preview.html", context, request))  # rendered (escaped) above
+    seat = request.POST.get("seat", "")
+    checked = (int(seat), request.POST.get("cards", ""), html) if is_number(seat) else None
+    template = "record/_panel.html" if request.htmx else "record/page.html"  # type: ignore[attr-defined]
+    return render(request, template, panel_context(target, checked=checked))
+
+
+def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
+    state = store.load_state(game)
+    names = [seat["name"] for seat in game.seats]
+    hand = state.hand
+    raw = query.get("seat", "")
+    seat = int(raw) if is_number(raw) else -1
+    if state.status != "showdown" or hand is None or not 0 <= seat < len(names):
+        return {"problem": "No showdown is going on for that player."}
+    try:
+        codes = parse_cards(query.get("cards", ""), query.getlist("picked"))
+    except PageRefusal as exc:
+        return {"problem": refusal(exc).detail or refusal(exc).title}
+    size = hand.sizes[seat]
+    base: dict[str, Any] = {"size": size, "count": len(codes), "name": names[seat]}
+    if not codes:
+        return {**base, "empty": True}
+    if len(codes) > min(size + 1, MAX_HAND):
+        # One card too many is still arranged (the engine then says what is wrong); more is
+        # refused here, before any search: its work grows with every card.
+        return {"problem": f"{names[seat]} holds {size} cards: {len(codes)} is more than that hand can hold."}
+    rs = state.ruleset
+    cards = [Card.parse(code) for code in codes]
+    if len(set(codes)) == len(codes):
+        try:
+            _arrange(base, cards, seat, hand, rs)
+        except engine.EngineError as exc:  # a joker these rules do not use
+            return {"problem": str(refusal(exc, names))}
+    if len(codes) < size:
+        base["waiting"] = True
+        return base
+    try:
+        events = engine.decide(state, engine.RevealHand(seat, tuple(cards)))
+    except engine.IllegalMove as exc:
+        public, _ = selectors.viewer_events(game, after=0, seat=None)
+        kept, _ = effective(public)
+        base["refusal"] = refusal(exc, names, card_history(kept), page="record")
+        return base
+    scored = [e for e in events if isinstance(e, engine.HandScored)]
+    if scored:
+        base["completes"] = describe({"type": "HandScored", "data": scored[0].to_dict()["data"]}, names)
+    base["fits"] = True
+    return base
+
+
+def _arrange(base: dict[str, Any], cards: list[Card], seat: int, hand: HandState, rs: engine.RuleSet) -> None:
+    """The engine's arrangement of ``cards`` into ``base``: melds, deadwood and, against a
+    gin knocker's revealed melds, the layoffs."""
+    arrangement = best_arrangement(cards, rs)
+    base["melds"] = [[c.code for c in meld.cards] for meld in arrangement.melds]
+    base["unmatched"] = [c.code for c in arrangement.unmatched]
+    base["deadwood"] = arrangement.deadwood
+    knocker = hand.knocker
+    if rs.scoring == "gin" and knocker >= 0 and knocker != seat and hand.revealed[knocker] >= 0:
+        knocker_cards = [c for c in ALL_CARDS if hand.revealed[knocker] >> c.index & 1]
+        declared = hand.knocker_melds
+        melds = (
+            tuple(make_meld(meld) for meld in declared)
+            if declared
+            else best_arrangement(knocker_cards, rs).melds
+        )
+        defence = best_defence(cards, melds, rs)
+        base["layoffs"] = [
+            f"{card_text(layoff.card)} onto {cards_text([c.code for c in melds[i].cards])}"
+            for layoff in defence.layoffs
+            for i in (layoff.meld_index,)
+        ]
+        base["deadwood"] = defence.arrangement.deadwood
