@@ -67,6 +67,9 @@ MIDDLEWARE = [
     "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session (the language chosen in the footer is remembered in a cookie and
+    # read beside Accept-Language), before CommonMiddleware (which may redirect).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "config.login_throttle.LoginThrottleMiddleware",
@@ -90,6 +93,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context.site",
@@ -108,7 +112,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The pages speak the languages below: the browser's Accept-Language chooses, or the
+# switch in every page's footer (Django's set_language view; the choice is kept in the
+# language cookie). Adding one: docs/translating.md. The API's messages stay English.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Dates in the reader's way (config/formats/): 2026-11-23 in English, 23/11/2026 in French.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = parse_time_zone(ENV.get("TIME_ZONE", "UTC"))
 USE_I18N = True
 USE_TZ = True
@@ -146,6 +159,7 @@ if not DEBUG:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

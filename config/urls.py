@@ -13,6 +13,8 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("", include("web.urls")),
     path("healthz", healthz, name="healthz"),
+    # set_language: the footer's language switch posts here (a form, no script)
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file of its own (?script):

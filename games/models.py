@@ -14,18 +14,19 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Mode(models.TextChoices):
-    DIGITAL = "digital", "Digital"
-    PHYSICAL = "physical", "Physical"
+    DIGITAL = "digital", _("Digital")
+    PHYSICAL = "physical", _("Physical")
 
 
 class Source(models.TextChoices):
-    WEB = "web", "Web (session)"
-    API = "api", "API (token)"
-    BOT = "bot", "Bot"
-    SYSTEM = "system", "System"
+    WEB = "web", _("Web (session)")
+    API = "api", _("API (token)")
+    BOT = "bot", _("Bot")
+    SYSTEM = "system", _("System")
 
 
 class Game(models.Model):

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from league import limits
 from league.names import NAME_KEY_LENGTH, name_key
@@ -63,9 +64,9 @@ class Player(NamedModel):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        DIRECTOR = "director", "Director"
-        SCOREKEEPER = "scorekeeper", "Scorekeeper"
-        PLAYER = "player", "Player"
+        DIRECTOR = "director", _("Director")
+        SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+        PLAYER = "player", _("Player")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -106,23 +107,23 @@ class Tournament(NamedModel):
     are read by the standings projection."""
 
     class Kind(models.TextChoices):
-        TOURNAMENT = "tournament", "Tournament"
-        LEAGUE = "league", "League season"
+        TOURNAMENT = "tournament", _("Tournament")
+        LEAGUE = "league", _("League season")
 
     class Mode(models.TextChoices):
-        PHYSICAL = "physical", "Physical (recorded at the table)"
-        DIGITAL = "digital", "Digital (played in the browser)"
+        PHYSICAL = "physical", _("Physical (recorded at the table)")
+        DIGITAL = "digital", _("Digital (played in the browser)")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     class Scoring(models.TextChoices):
-        POINTS = "points", "Game points"
-        PLACEMENT = "placement", "Placement points"
-        MATCH = "match", "Match points (1, ½, 0)"
+        POINTS = "points", _("Game points")
+        PLACEMENT = "placement", _("Placement points")
+        MATCH = "match", _("Match points (1, ½, 0)")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=limits.TOURNAMENT_NAME_LENGTH)
@@ -173,10 +174,10 @@ class Tournament(NamedModel):
 
 class Registration(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        DROPPED = "dropped", "Dropped"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        DROPPED = "dropped", _("Dropped")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
@@ -207,9 +208,9 @@ class Round(models.Model):
     below hold the round as published, after any edits to the draft."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-        COMPLETE = "complete", "Complete"
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        COMPLETE = "complete", _("Complete")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
@@ -341,8 +342,8 @@ class RatingEntry(models.Model):
     ``GameFinished`` event, the order the games are rated in."""
 
     class Family(models.TextChoices):
-        KNOCK = "knock", "Knock rummy and knock-rami"
-        GIN = "gin", "Gin rummy"
+        KNOCK = "knock", _("Knock rummy and knock-rami")
+        GIN = "gin", _("Gin rummy")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_entries")
     family = models.CharField(max_length=10, choices=Family.choices)

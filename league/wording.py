@@ -170,8 +170,8 @@ def _seed_bye(p: Mapping[str, Any], name: Callable[[Any], str]) -> str:
 
 def _edited_repeat(p: Mapping[str, Any], name: Callable[[Any], str]) -> str:
     return ngettext(
-        "repeat meeting %(a)s\N{EN DASH}%(b)s (met %(times)d time)",
-        "repeat meeting %(a)s\N{EN DASH}%(b)s (met %(times)d times)",
+        "repeat meeting %(a)s–%(b)s (met %(times)d time)",  # noqa: RUF001 (the en dash the note has always had)
+        "repeat meeting %(a)s–%(b)s (met %(times)d times)",  # noqa: RUF001
         p["times"],
     ) % {**_pair(p, name), "times": p["times"]}
 

@@ -34,3 +34,5 @@ if [ -n "$extra" ]; then
 else
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
 fi
+# The translations the pages read (locale/*/LC_MESSAGES/django.mo): built, never committed.
+bash scripts/i18n.sh compilemessages >/dev/null

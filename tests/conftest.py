@@ -35,7 +35,24 @@ def _redis_reachable(url: str) -> bool:
         return False
 
 
+def _compile_stale_catalogues() -> None:
+    """The install compiles the translations (scripts/bootstrap.sh); a catalogue edited
+    since is compiled again here, so the French pages are tested as the .po says."""
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "msgfmt.py"
+    spec = importlib.util.spec_from_file_location("msgfmt", script)
+    assert spec is not None and spec.loader is not None
+    msgfmt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(msgfmt)
+    for po in msgfmt.catalogues():
+        if msgfmt.stale(po):
+            msgfmt.compile_catalogue(po)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
+    _compile_stale_catalogues()
     if not IN_CI:
         return
     problems = []

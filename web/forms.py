@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from league.limits import OutOfLimits, clean_text
 
@@ -48,15 +49,27 @@ def posted_whole(
     text = str(data.get(name, "") or "").strip()
     if not text:
         if required:
-            raise BadField(name, f"{label}: give a whole number from {low} to {high}.")
+            raise BadField(
+                name,
+                _("%(label)s: give a whole number from %(low)s to %(high)s.")
+                % {"label": label, "low": low, "high": high},
+            )
         return None
     digits = text[1:] if text.startswith("-") and low < 0 else text
     if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(max(abs(low), high)))):
-        raise BadField(name, f"{label} must be a whole number from {low} to {high}.")
+        raise BadField(name, _whole_number(label, low, high))
     value = int(text)
     if not low <= value <= high:
-        raise BadField(name, f"{label} must be a whole number from {low} to {high}.")
+        raise BadField(name, _whole_number(label, low, high))
     return value
+
+
+def _whole_number(label: str, low: int, high: int) -> str:
+    return _("%(label)s must be a whole number from %(low)s to %(high)s.") % {
+        "label": label,
+        "low": low,
+        "high": high,
+    }
 
 
 def posted_text(data: Any, name: str, label: str, limit: int, *, lines: bool = False) -> str:
@@ -65,5 +78,10 @@ def posted_text(data: Any, name: str, label: str, limit: int, *, lines: bool = F
     character, at most ``limit`` characters); :class:`BadField` otherwise."""
     try:
         return clean_text(str(data.get(name, "") or ""), label, limit, lines=lines, required=False)
-    except OutOfLimits as exc:
-        raise BadField(name, exc.message[:1].upper() + exc.message[1:] + ".") from None
+    except OutOfLimits:
+        text = str(data.get(name, "") or "")
+        if len(text.strip()) > limit:
+            said = _("%(label)s must be 0 to %(limit)s characters.") % {"label": label, "limit": limit}
+        else:
+            said = _("%(label)s may not contain control characters.") % {"label": label}
+        raise BadField(name, said) from None

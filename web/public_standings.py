@@ -16,7 +16,8 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_lazy
 
 from games import selectors as game_selectors
 from league.figures import rounded
@@ -112,7 +113,25 @@ def parse_query(params: Mapping[str, str], tournament: Tournament) -> Query:
             moment = _moment(at_text)
         return Query(after_round, timeline, at_text if moment else "", moment)
     except StandingsQueryError as error:
-        return Query(at_text=at_text, error=str(error), error_code=error.code)
+        # a position is refused only for being too large
+        key = (
+            "at_too_late"
+            if error.code == "invalid_at" and at_text.isascii() and at_text.isdigit()
+            else error.code
+        )
+        words = QUERY_ERRORS.get(key)
+        said = str(words) % {"at": at_text} if words is not None else str(error)
+        return Query(at_text=at_text, error=said, error_code=error.code)
+
+
+# The query's refusals in the reader's words (the raised messages are English, for logs).
+QUERY_ERRORS = {
+    "at_too_late": gettext_lazy("“%(at)s” is past the last possible event position."),
+    "invalid_at": gettext_lazy("“%(at)s” is neither a time (2026-11-23T21:40) nor an event position."),
+    "invalid_after_round": gettext_lazy("After round must be a round number (1, 2, …)."),
+    "invalid_timeline": gettext_lazy("Timeline must be “as corrected now” or “as shown then”."),
+    "at_required": gettext_lazy("“As shown then” needs a time (or an event position)."),
+}
 
 
 def round_numbers(tournament: Tournament) -> list[int]:
@@ -187,7 +206,7 @@ def number(value: Any) -> Number:
 def _ordinal_text(row: Mapping[str, Any]) -> str:
     """The row's rating ordinal (read with the standings, see :func:`read_standings`)."""
     ordinal = (row.get("rating") or {}).get("ordinal")
-    return "" if ordinal is None else f"{ordinal:.1f}"
+    return "" if ordinal is None else number_format(ordinal, 1)
 
 
 def _table(tournament: Tournament, document: dict[str, Any]) -> StandingsTable:
@@ -245,7 +264,7 @@ def as_of(tournament: Tournament, query: Query) -> StandingsTable:
         row.other_rank = other.rank if other is not None else None
         row.other_points = other.points if other is not None else ""
         row.changed = other is None or (other.rank, other.points) != (row.rank, row.points)
-    shown.other_label = "as corrected now"
+    shown.other_label = gettext("as corrected now")
     shown.changed = sum(row.changed for row in shown.rows)
     return shown
 
@@ -309,7 +328,8 @@ def rating_series(player: Player) -> list[Series]:
         Series(
             FAMILY_NAMES.get(family["family"], family["family"]),
             tuple(
-                Point(f"game {entry['game']}", entry["mu"], entry["ordinal"]) for entry in family["history"]
+                Point(gettext("game %(id)s") % {"id": entry["game"]}, entry["mu"], entry["ordinal"])
+                for entry in family["history"]
             ),
         )
         for family in player_ratings(player)

@@ -19,7 +19,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from html import escape
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 WIDTH, HEIGHT = 480, 260
 LEFT, RIGHT, TOP, BOTTOM = 40, 10, 14, 52
@@ -71,10 +76,11 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 
 def _fmt(value: float) -> str:
-    return f"{value:.1f}"
+    """A rating for people, in the reader's language (``27,5`` in French)."""
+    return number_format(value, 1)
 
 
-def rating_chart(series: Sequence[Series], *, title: str = "Rating history") -> str:
+def rating_chart(series: Sequence[Series], *, title: str = "") -> str:
     """The SVG markup of the chart, or ``""`` when no series has a point."""
     drawn = [s for s in series if s.points]
     if not drawn:
@@ -91,17 +97,27 @@ def rating_chart(series: Sequence[Series], *, title: str = "Rating history") -> 
     def y(value: float) -> float:
         return TOP + plot_h * (high - value) / (high - low)
 
+    title = title or _("Rating history")
     summary = "; ".join(
-        f"{s.name}: {len(s.points)} game{'s' if len(s.points) != 1 else ''}, "
-        f"ordinal from {_fmt(s.points[0].ordinal)} to {_fmt(s.points[-1].ordinal)}"
+        ngettext(
+            "%(name)s: %(count)s game, ordinal from %(first)s to %(last)s",
+            "%(name)s: %(count)s games, ordinal from %(first)s to %(last)s",
+            len(s.points),
+        )
+        % {
+            "name": s.name,
+            "count": len(s.points),
+            "first": _fmt(s.points[0].ordinal),
+            "last": _fmt(s.points[-1].ordinal),
+        }
         for s in drawn
     )
+    legend = _("Solid line: ordinal (mu minus 3 sigma); dashed line: mu.")
     parts = [
         f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
         f'aria-labelledby="rating-chart-title rating-chart-desc" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="rating-chart-title">{escape(title)}</title>',
-        f'<desc id="rating-chart-desc">{escape(summary)}. Solid line: ordinal (mu minus 3 sigma); '
-        "dashed line: mu.</desc>",
+        f'<desc id="rating-chart-desc">{escape(summary)}. {escape(legend)}</desc>',
     ]
     for tick in ticks:
         ty = y(tick)
@@ -109,11 +125,11 @@ def rating_chart(series: Sequence[Series], *, title: str = "Rating history") -> 
             f'<line x1="{LEFT}" y1="{ty:.1f}" x2="{WIDTH - RIGHT}" y2="{ty:.1f}" '
             'stroke="#ddd6c4" stroke-width="1"/>'
             f'<text x="{LEFT - 6}" y="{ty + 5:.1f}" text-anchor="end" font-size="{FONT}" fill="#4a5a52">'
-            f"{tick:g}</text>"
+            f"{escape(number_format(Decimal(f'{tick:g}')))}</text>"
         )
     parts.append(
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 30}" text-anchor="middle" font-size="{FONT}" '
-        f'fill="#4a5a52">games rated, oldest first ({longest})</text>'
+        f'fill="#4a5a52">{escape(_("games rated, oldest first (%(count)s)") % {"count": longest})}</text>'
     )
     legend_x = LEFT
     for number, s in enumerate(drawn):
@@ -130,7 +146,8 @@ def rating_chart(series: Sequence[Series], *, title: str = "Rating history") -> 
             parts.append(
                 f'<circle cx="{x(i):.1f}" cy="{y(p.ordinal):.1f}" r="3.5" fill="{colour}">'
                 f"<title>{escape(s.name)} {escape(p.label)}: "
-                f"ordinal {_fmt(p.ordinal)}, mu {_fmt(p.mu)}</title>"
+                + escape(_("ordinal %(ordinal)s, mu %(mu)s") % {"ordinal": _fmt(p.ordinal), "mu": _fmt(p.mu)})
+                + "</title>"
                 "</circle>"
             )
         parts.append("</g>")

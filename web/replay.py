@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
 import engine
 from engine import GameState
 from engine.cards import mask_to_cards
 from web.templatetags.site import card_name
-from web.words import points_text, seat_name
+from web.words import listed, points_text, seat_name
 
 Names = Sequence[str]
 # Typographic signs for sums read by people (and screen readers): minus and times.
@@ -25,18 +28,12 @@ TIMES = "\u00d7"
 
 
 def _card(code: Any) -> str:
-    return card_name(str(code)) if code else "a card"
+    return card_name(str(code)) if code else _("a card")
 
 
 def _number(value: Fraction | int) -> str:
     number = Fraction(value)
     return f"{MINUS}{abs(number)}" if number < 0 else str(number)
-
-
-def _listed(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # --- showdowns ------------------------------------------------------------------------------
@@ -71,21 +68,27 @@ class ShowdownShown:
 
     @property
     def outcome_text(self) -> str:
-        return OUTCOMES.get(self.outcome, self.outcome.replace("_", " "))
+        return outcome_badge(self.outcome)
 
 
+# How a hand ended, in a word or three (the showdown's badge, the score sheet's column).
 OUTCOMES = {
-    "rum": "rum",
-    "knock_won": "the knocker won",
-    "knock_tied": "the knocker tied",
-    "knock_lost": "the knocker lost",
-    "no_knock": "the stock ran out",
-    "knock": "knock",
-    "gin": "gin",
-    "undercut": "undercut",
-    "tie": "tie",
-    "void": "void",
+    "rum": pgettext_lazy("outcome", "rum"),
+    "knock_won": gettext_lazy("the knocker won"),
+    "knock_tied": gettext_lazy("the knocker tied"),
+    "knock_lost": gettext_lazy("the knocker lost"),
+    "no_knock": gettext_lazy("the stock ran out"),
+    "knock": pgettext_lazy("outcome", "knock"),
+    "gin": pgettext_lazy("outcome", "gin"),
+    "undercut": pgettext_lazy("outcome", "undercut"),
+    "tie": pgettext_lazy("outcome", "tie"),
+    "void": pgettext_lazy("outcome", "void"),
 }
+
+
+def outcome_badge(outcome: str) -> str:
+    words = OUTCOMES.get(outcome)
+    return str(words) if words is not None else outcome.replace("_", " ")
 
 
 def showdown(data: Mapping[str, Any], ruleset: engine.RuleSet, names: Names) -> ShowdownShown:
@@ -139,7 +142,7 @@ def explain(ruleset: engine.RuleSet, data: Mapping[str, Any], names: Names) -> l
     they ever differ (a rule this text does not know), the recorded points are listed
     instead of a wrong explanation."""
     if data.get("outcome") == "void":
-        return ["Nobody knocked before the stock ran low: the hand is void and dealt again."]
+        return [_("Nobody knocked before the stock ran low: the hand is void and dealt again.")]
     deadwood = {int(seat): int(count) for seat, count in (data.get("deadwood") or {}).items()}
     recorded = {int(seat): Fraction(value) for seat, value in (data.get("points") or {}).items()}
     knocker = data.get("knocker")
@@ -152,11 +155,8 @@ def explain(ruleset: engine.RuleSet, data: Mapping[str, Any], names: Names) -> l
     else:
         lines, computed = _explain_cumulative(ruleset, deadwood, knocker, names)
     if {seat: computed.get(seat, Fraction(0)) for seat in recorded} != recorded:
-        return [
-            "Points: "
-            + ", ".join(f"{seat_name(names, s)} {points_text(p)}" for s, p in recorded.items())
-            + "."
-        ]
+        listed = ", ".join(f"{seat_name(names, s)} {points_text(p)}" for s, p in recorded.items())
+        return [_("Points: %(points)s.") % {"points": listed}]
     return lines
 
 
@@ -167,12 +167,23 @@ def _explain_settlement(
     lines: list[str] = []
     if knocker is not None and deadwood[knocker] == 0:
         k = seat_name(names, knocker)
-        lines.append(f"{k} knocked with no deadwood: a rum, and {k} alone wins.")
+        lines.append(
+            _("%(knocker)s knocked with no deadwood: a rum, and %(knocker)s alone wins.") % {"knocker": k}
+        )
         for seat, count in deadwood.items():
             if seat == knocker:
                 continue
             owed = count + rs.rum_bonus
-            lines.append(f"{seat_name(names, seat)} pays {count} + {rs.rum_bonus} rum bonus = {owed} to {k}.")
+            lines.append(
+                _("%(player)s pays %(count)s + %(bonus)s rum bonus = %(owed)s to %(knocker)s.")
+                % {
+                    "player": seat_name(names, seat),
+                    "count": count,
+                    "bonus": rs.rum_bonus,
+                    "owed": owed,
+                    "knocker": k,
+                }
+            )
             points[seat] -= owed
             points[knocker] += owed
         return lines, points
@@ -180,21 +191,29 @@ def _explain_settlement(
     winners = [seat for seat, count in deadwood.items() if count == low]
     tied = knocker is not None and knocker in winners and len(winners) > 1
     if knocker is None:
-        lines.append("Nobody knocked: the stock ran out.")
+        lines.append(_("Nobody knocked: the stock ran out."))
     else:
-        lines.append(f"{seat_name(names, knocker)} knocked with {deadwood[knocker]}.")
+        lines.append(
+            _("%(knocker)s knocked with %(count)s.")
+            % {"knocker": seat_name(names, knocker), "count": deadwood[knocker]}
+        )
     if tied:
         assert knocker is not None
         winners = [seat for seat in winners if seat != knocker]
         others = [seat_name(names, s) for s in winners]
-        verb = "ties" if len(others) == 1 else "tie"
         lines.append(
-            f"{_listed(others)} {verb} the knocker at {low} → {seat_name(names, knocker)} steps aside, "
-            "neither paying nor receiving."
+            ngettext(
+                "%(players)s ties the knocker at %(low)s → %(knocker)s steps aside, "
+                "neither paying nor receiving.",
+                "%(players)s tie the knocker at %(low)s → %(knocker)s steps aside, "
+                "neither paying nor receiving.",
+                len(others),
+            )
+            % {"players": listed(others), "low": low, "knocker": seat_name(names, knocker)}
         )
     else:
-        lowest = _listed([seat_name(names, s) for s in winners])
-        lines.append(f"The lowest count is {low}: {lowest}.")
+        lowest = listed([seat_name(names, s) for s in winners])
+        lines.append(_("The lowest count is %(low)s: %(players)s.") % {"low": low, "players": lowest})
     bonus = rs.rum_bonus if knocker is not None and low == 0 and rs.rum_bonus_for == "any_player" else 0
     pot = Fraction(0)
     for seat, held in deadwood.items():
@@ -204,12 +223,12 @@ def _explain_settlement(
         pays = Fraction(count - low + bonus)
         terms = [f"{count} {MINUS} {low}"]
         if bonus:
-            terms.append(f"{bonus} rum bonus")
+            terms.append(_("%(bonus)s rum bonus") % {"bonus": bonus})
         extra = ""
         if seat == knocker:
             if rs.knocker_loss == "penalty":
                 pays += rs.knocker_penalty
-                terms.append(f"{rs.knocker_penalty} penalty for a lost knock")
+                terms.append(_("%(penalty)s penalty for a lost knock") % {"penalty": rs.knocker_penalty})
             elif rs.knocker_loss == "double":
                 pays += count - low
                 terms = [f"2 {TIMES} ({count} {MINUS} {low})", *terms[1:]]
@@ -219,23 +238,32 @@ def _explain_settlement(
                     points[other] += rs.knocker_penalty
                     points[knocker] -= rs.knocker_penalty
                 if lower:
-                    extra = (
-                        f", and {rs.knocker_penalty} penalty to each of "
-                        f"{_listed([seat_name(names, o) for o in lower])}"
-                    )
+                    extra = _(", and %(penalty)s penalty to each of %(players)s") % {
+                        "penalty": rs.knocker_penalty,
+                        "players": listed([seat_name(names, o) for o in lower]),
+                    }
         points[seat] -= pays
         pot += pays
         expression = " + ".join(terms)
-        lines.append(f"{seat_name(names, seat)} pays {expression} = {_number(pays)}{extra}.")
+        lines.append(
+            _("%(player)s pays %(sum)s = %(pays)s%(extra)s.")
+            % {"player": seat_name(names, seat), "sum": expression, "pays": _number(pays), "extra": extra}
+        )
     if winners:
         share = pot / len(winners)
         for seat in winners:
             points[seat] += share
         if len(winners) == 1:
-            lines.append(f"{seat_name(names, winners[0])} receives {_number(pot)}.")
+            lines.append(
+                _("%(player)s receives %(pot)s.")
+                % {"player": seat_name(names, winners[0]), "pot": _number(pot)}
+            )
         else:
-            who = _listed([seat_name(names, s) for s in winners])
-            lines.append(f"{who} share {_number(pot)}: {_number(share)} each.")
+            who = listed([seat_name(names, s) for s in winners])
+            lines.append(
+                _("%(players)s share %(pot)s: %(share)s each.")
+                % {"players": who, "pot": _number(pot), "share": _number(share)}
+            )
     return lines, points
 
 
@@ -250,9 +278,15 @@ def _explain_cumulative(
             parts.append(f"{seat_name(names, seat)} +{count}")
         else:
             points[seat] = Fraction(-rs.zero_deadwood_bonus)
-            parts.append(f"{seat_name(names, seat)} {MINUS}{rs.zero_deadwood_bonus} (no deadwood)")
-    head = "Nobody knocked." if knocker is None else f"{seat_name(names, knocker)} knocked."
-    return [head, "Each player adds their deadwood: " + ", ".join(parts) + "."], points
+            parts.append(
+                _("%(player)s %(bonus)s (no deadwood)")
+                % {"player": seat_name(names, seat), "bonus": f"{MINUS}{rs.zero_deadwood_bonus}"}
+            )
+    if knocker is None:
+        head = _("Nobody knocked.")
+    else:
+        head = _("%(player)s knocked.") % {"player": seat_name(names, knocker)}
+    return [head, _("Each player adds their deadwood: %(parts)s.") % {"parts": ", ".join(parts)}], points
 
 
 def _explain_gin(
@@ -270,28 +304,61 @@ def _explain_gin(
     k, kc = seat_name(names, knocker), deadwood[knocker]
     seats = list(deadwood)
     start = seats.index(knocker)
-    lines = [f"{k} went gin." if kc == 0 else f"{k} knocked with {kc}."]
+    if kc == 0:
+        lines = [_("%(knocker)s went gin.") % {"knocker": k}]
+    else:
+        lines = [_("%(knocker)s knocked with %(count)s.") % {"knocker": k, "count": kc}]
     for seat in seats[start + 1 :] + seats[:start]:
         o, count = seat_name(names, seat), deadwood[seat]
         laid = [_card(item["card"]) for item in layoffs.get(str(seat)) or []]
-        after = f" after laying off the {_listed(laid)}" if laid else ""
+        after = _(" after laying off the %(cards)s") % {"cards": listed(laid)} if laid else ""
         if kc == 0:
             gained = count + rs.gin_bonus
             points[knocker] += gained
-            lines.append(f"{o} has {count} → {k} scores {count} + {rs.gin_bonus} gin bonus = {gained}.")
+            lines.append(
+                _(
+                    "%(player)s has %(count)s → %(knocker)s scores %(count)s + %(bonus)s gin bonus "
+                    "= %(gained)s."
+                )
+                % {"player": o, "count": count, "knocker": k, "bonus": rs.gin_bonus, "gained": gained}
+            )
         elif count < kc or (count == kc and rs.undercut_on_tie):
             gained = kc - count + rs.undercut_bonus
             points[seat] += gained
             lines.append(
-                f"{o} has {count}{after}, undercutting {k} → {o} scores {kc} {MINUS} {count} + "
-                f"{rs.undercut_bonus} undercut bonus = {gained}."
+                _(
+                    "%(player)s has %(count)s%(after)s, undercutting %(knocker)s → %(player)s scores "
+                    "%(difference)s + %(bonus)s undercut bonus = %(gained)s."
+                )
+                % {
+                    "player": o,
+                    "count": count,
+                    "after": after,
+                    "knocker": k,
+                    "difference": f"{kc} {MINUS} {count}",
+                    "bonus": rs.undercut_bonus,
+                    "gained": gained,
+                }
             )
         elif count == kc:
-            lines.append(f"{o} has {count}{after}, a tie → nobody scores.")
+            lines.append(
+                _("%(player)s has %(count)s%(after)s, a tie → nobody scores.")
+                % {"player": o, "count": count, "after": after}
+            )
         else:
             gained = count - kc
             points[knocker] += gained
-            lines.append(f"{o} has {count}{after} → {k} scores {count} {MINUS} {kc} = {gained}.")
+            lines.append(
+                _("%(player)s has %(count)s%(after)s → %(knocker)s scores %(difference)s = %(gained)s.")
+                % {
+                    "player": o,
+                    "count": count,
+                    "after": after,
+                    "knocker": k,
+                    "difference": f"{count} {MINUS} {kc}",
+                    "gained": gained,
+                }
+            )
     return lines, points
 
 
@@ -387,7 +454,11 @@ def score_sheet(state: GameState) -> list[SheetRow]:
     rows = []
     for scored in state.tally.results:
         if scored.outcome == "void":
-            rows.append(SheetRow(scored.hand_number, [""] * seats, [_number(v) for v in running], "void"))
+            rows.append(
+                SheetRow(
+                    scored.hand_number, [""] * seats, [_number(v) for v in running], outcome_badge("void")
+                )
+            )
             continue
         for seat, value in scored.points.items():
             running[seat] += value
@@ -396,7 +467,7 @@ def score_sheet(state: GameState) -> list[SheetRow]:
                 scored.hand_number,
                 [points_text(scored.points[s]) if s in scored.points else "" for s in range(seats)],
                 [_number(v) for v in running],
-                scored.outcome.replace("_", " "),
+                outcome_badge(scored.outcome),
             )
         )
     return rows

@@ -22,23 +22,60 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from engine import state as game_state
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
+# Cards read out by name ("seven of hearts"): the screen reader's words for a card face.
+SUIT_NAMES = {
+    "C": pgettext_lazy("suit", "clubs"),
+    "D": pgettext_lazy("suit", "diamonds"),
+    "H": pgettext_lazy("suit", "hearts"),
+    "S": pgettext_lazy("suit", "spades"),
+}
+RANK_NAMES = {
+    "A": pgettext_lazy("rank", "ace"),
+    "2": pgettext_lazy("rank", "two"),
+    "3": pgettext_lazy("rank", "three"),
+    "4": pgettext_lazy("rank", "four"),
+    "5": pgettext_lazy("rank", "five"),
+    "6": pgettext_lazy("rank", "six"),
+    "7": pgettext_lazy("rank", "seven"),
+    "8": pgettext_lazy("rank", "eight"),
+    "9": pgettext_lazy("rank", "nine"),
+    "T": pgettext_lazy("rank", "ten"),
+    "J": pgettext_lazy("rank", "jack"),
+    "Q": pgettext_lazy("rank", "queen"),
+    "K": pgettext_lazy("rank", "king"),
+}
+
+# How a hand ended (engine's HandScored.outcome); {knocker} is the knocker's name.
 OUTCOMES = {
-    "rum": "{knocker} knocked with a rum",
-    "knock_won": "{knocker} knocked and won",
-    "knock_tied": "{knocker} knocked and tied, stepping aside",
-    "knock_lost": "{knocker} knocked and lost",
-    "no_knock": "the stock ran out without a knock",
-    "knock": "{knocker} knocked",
-    "gin": "{knocker} went gin",
-    "undercut": "{knocker} knocked and was undercut",
-    "tie": "{knocker} knocked and tied",
-    "void": "void",
+    "rum": gettext_lazy("{knocker} knocked with a rum"),
+    "knock_won": gettext_lazy("{knocker} knocked and won"),
+    "knock_tied": gettext_lazy("{knocker} knocked and tied, stepping aside"),
+    "knock_lost": gettext_lazy("{knocker} knocked and lost"),
+    "no_knock": gettext_lazy("the stock ran out without a knock"),
+    "knock": gettext_lazy("{knocker} knocked"),
+    "gin": gettext_lazy("{knocker} went gin"),
+    "undercut": gettext_lazy("{knocker} knocked and was undercut"),
+    "tie": gettext_lazy("{knocker} knocked and tied"),
+    "void": gettext_lazy("void"),
+}
+
+# A meld's kind (engine.melds), read out for a group of cards.
+MELD_WORDS = {
+    "set": gettext_lazy("set"),
+    "run": gettext_lazy("run"),
+}
+
+# A game's mode (games.models.Mode) as the pages say it.
+MODE_WORDS = {
+    "digital": gettext_lazy("in the browser"),
+    "physical": gettext_lazy("at a real table"),
 }
 
 
@@ -72,16 +109,43 @@ def table_sizes_text(low: int, high: int) -> str:
     "2-player tables" when every table has the same size (never "tables of 2 to 2")."""
     if low == high:
         return str(gettext_lazy("%(size)s-player tables") % {"size": low})
-    return str(gettext_lazy("tables of %(low)s\N{EN DASH}%(high)s") % {"low": low, "high": high})
+    # the dash written as itself: xgettext reads no \N{...} escape, so the catalogue
+    # would hold another message than the one looked up
+    return str(gettext_lazy("tables of %(low)s–%(high)s") % {"low": low, "high": high})  # noqa: RUF001
+
+
+def mode_text(mode: str) -> str:
+    """``"physical"`` → ``"at a real table"``; an unknown mode as it is."""
+    words = MODE_WORDS.get(mode)
+    return str(words) if words is not None else mode
+
+
+def meld_text(kind: str) -> str:
+    words = MELD_WORDS.get(kind)
+    return str(words) if words is not None else kind
+
+
+def outcome_text(outcome: str, knocker: str) -> str:
+    """How a hand ended, ``knocker`` named: ``outcome_text("gin", "Ann")`` → ``"Ann went gin"``."""
+    words = OUTCOMES.get(outcome)
+    return str(words).format(knocker=knocker) if words is not None else outcome.replace("_", " ")
+
+
+def card_words(code: str) -> str:
+    """A card by name: ``"7H"`` → ``"seven of hearts"``, ``"X1"`` → ``"joker"``."""
+    code = code.upper()
+    if code.startswith("X"):
+        return pgettext("card", "joker")
+    return _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[code[:-1]], "suit": SUIT_NAMES[code[-1]]}
 
 
 def card_text(code: Any) -> str:
     """``"QS"`` → ``"Q♠"``, ``"TD"`` → ``"10♦"``, ``"X1"`` → ``"joker"``; None → ``"a card"``."""
     text = str(code or "").upper()
     if not text:
-        return "a card"
+        return _("a card")
     if text.startswith("X"):
-        return "joker"
+        return pgettext("card", "joker")
     rank = "10" if text[:-1] in ("T", "10") else text[:-1]
     return rank + SUIT_SYMBOLS.get(text[-1], text[-1])
 
@@ -120,130 +184,193 @@ def seat_name(names: Sequence[str], seat: Any) -> str:
         return names[seat]
     if isinstance(seat, str) and seat.isdigit() and int(seat) < len(names):
         return names[int(seat)]
-    return f"seat {seat}"
+    return _("seat %(seat)s") % {"seat": seat}
 
 
 def _with_reason(text: str, reason: Any) -> str:
-    return f"{text} ({reason})." if reason else f"{text}."
+    if reason:
+        return _("%(text)s (%(reason)s).") % {"text": text, "reason": reason}
+    return _("%(text)s.") % {"text": text}
+
+
+def listed(names: Sequence[str]) -> str:
+    """``["Ann", "Bo", "Cy"]`` → ``"Ann, Bo and Cy"`` (in the reader's language)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def _started(d: Mapping[str, Any]) -> str:
     names = [str(seat.get("name", "")) for seat in d.get("seats") or [] if isinstance(seat, Mapping)]
     preset = (d.get("ruleset") or {}).get("preset", "")
     if not names:
-        return "The game started."
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    return f"The game started: {listed} play {preset}."
+        return _("The game started.")
+    return _("The game started: %(players)s play %(preset)s.") % {"players": listed(names), "preset": preset}
 
 
 def _dealt(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
-    text = f"Hand {d.get('hand_number')}: {n(d.get('dealer'))} dealt"
+    text = _("Hand %(hand)s: %(dealer)s dealt") % {"hand": d.get("hand_number"), "dealer": n(d.get("dealer"))}
     if d.get("upcard"):
-        text += f"; the upcard is {card_text(d['upcard'])}"
+        text += _("; the upcard is %(card)s") % {"card": card_text(d["upcard"])}
     known = d.get("hands") or {}
     for seat, cards in known.items():
-        text += f"; {n(seat)} holds {cards_text(cards)}"
+        text += _("; %(player)s holds %(cards)s") % {"player": n(seat), "cards": cards_text(cards)}
     return text + "."
 
 
 def _drawn(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
+    who = n(d.get("seat"))
     if d.get("source") == "discard":
-        return f"{n(d.get('seat'))} took {card_text(d.get('card'))} from the discard pile."
+        return _("%(player)s took %(card)s from the discard pile.") % {
+            "player": who,
+            "card": card_text(d.get("card")),
+        }
     if d.get("card"):
-        return f"{n(d.get('seat'))} drew {card_text(d['card'])} from the stock."
-    return f"{n(d.get('seat'))} drew from the stock."
+        return _("%(player)s drew %(card)s from the stock.") % {"player": who, "card": card_text(d["card"])}
+    return _("%(player)s drew from the stock.") % {"player": who}
 
 
 def _knocked(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
     who = n(d.get("seat"))
     if d.get("lay_down"):
-        return f"{who} laid down a rum without discarding."
+        return _("%(player)s laid down a rum without discarding.") % {"player": who}
     if d.get("card"):
-        return f"{who} knocked, discarding {card_text(d['card'])} face down."
-    return f"{who} knocked."
+        return _("%(player)s knocked, discarding %(card)s face down.") % {
+            "player": who,
+            "card": card_text(d["card"]),
+        }
+    return _("%(player)s knocked.") % {"player": who}
 
 
 def _restocked(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
-    how = "reshuffled" if d.get("method") == "reshuffle" else "turned over"
-    return f"{n(d.get('seat'))} {how} the discard pile as a new stock."
+    who = n(d.get("seat"))
+    if d.get("method") == "reshuffle":
+        return _("%(player)s reshuffled the discard pile as a new stock.") % {"player": who}
+    return _("%(player)s turned over the discard pile as a new stock.") % {"player": who}
 
 
 def _revealed(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
-    return f"{n(d.get('seat'))} showed {cards_text(d.get('cards'))}."
+    return _("%(player)s showed %(cards)s.") % {
+        "player": n(d.get("seat")),
+        "cards": cards_text(d.get("cards")),
+    }
+
+
+def _knocker_words(knocker: Any, n: Callable[[Any], str]) -> str:
+    if knocker is None:
+        return _("nobody knocked")
+    return _("%(player)s knocked") % {"player": n(knocker)}
 
 
 def _result_recorded(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
-    knocker = d.get("knocker")
-    who = "nobody knocked" if knocker is None else f"{n(knocker)} knocked"
+    who = _knocker_words(d.get("knocker"), n)
+    hand = d.get("hand_number")
     if d.get("hands") is not None:
-        return f"Hand {d.get('hand_number')} entered as final hands ({who})."
+        return _("Hand %(hand)s entered as final hands (%(knocker)s).") % {"hand": hand, "knocker": who}
     counts = ", ".join(f"{n(seat)} {count}" for seat, count in (d.get("deadwood") or {}).items())
-    return f"Hand {d.get('hand_number')} entered as announced counts, unverified ({who}): {counts}."
+    return _("Hand %(hand)s entered as announced counts, unverified (%(knocker)s): %(counts)s.") % {
+        "hand": hand,
+        "knocker": who,
+        "counts": counts,
+    }
 
 
 def _scored(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
     outcome = d.get("outcome") or ""
+    hand = d.get("hand_number")
     if outcome == "void":
-        return f"Hand {d.get('hand_number')} is void; the same dealer deals again."
+        return _("Hand %(hand)s is void; the same dealer deals again.") % {"hand": hand}
     knocker = d.get("knocker")
-    said = OUTCOMES.get(outcome, outcome.replace("_", " ")).format(
-        knocker=n(knocker) if knocker is not None else "nobody"
-    )
+    said = outcome_text(outcome, n(knocker) if knocker is not None else _("nobody"))
     points = ", ".join(f"{n(seat)} {points_text(value)}" for seat, value in (d.get("points") or {}).items())
-    text = f"Hand {d.get('hand_number')} scored: {said}. {points}."
+    text = _("Hand %(hand)s scored: %(outcome)s. %(points)s.") % {
+        "hand": hand,
+        "outcome": said,
+        "points": points,
+    }
     if d.get("verified") is False:
-        text += " (Unverified: announced counts.)"
+        text += " " + _("(Unverified: announced counts.)")
     return text
 
 
 def _reentry(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
+    who = n(d.get("seat"))
     if d.get("reenter"):
-        return f"{n(d.get('seat'))} re-entered, paying {d.get('paid')} into the pool."
-    return f"{n(d.get('seat'))} stayed out."
+        return _("%(player)s re-entered, paying %(paid)s into the pool.") % {
+            "player": who,
+            "paid": d.get("paid"),
+        }
+    return _("%(player)s stayed out.") % {"player": who}
 
 
 def _corrected(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
-    knocker = d.get("knocker")
-    who = "nobody knocked" if knocker is None else f"{n(knocker)} knocked"
-    entered = "final hands" if d.get("hands") is not None else "announced counts"
-    return _with_reason(f"Hand {d.get('hand_number')} corrected: {who}, {entered}", d.get("reason"))
+    who = _knocker_words(d.get("knocker"), n)
+    hand = d.get("hand_number")
+    if d.get("hands") is not None:
+        text = _("Hand %(hand)s corrected: %(knocker)s, final hands") % {"hand": hand, "knocker": who}
+    else:
+        text = _("Hand %(hand)s corrected: %(knocker)s, announced counts") % {"hand": hand, "knocker": who}
+    return _with_reason(text, d.get("reason"))
 
 
 def _finished(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
     result = d.get("result") or {}
     ranking = result.get("ranking") or []
     if not ranking:
-        return "The game is over."
-    first = " and ".join(n(seat) for seat in ranking[0])
-    return f"The game is over: {first} {'win' if len(ranking[0]) > 1 else 'wins'}."
+        return _("The game is over.")
+    winners = [n(seat) for seat in ranking[0]]
+    return ngettext(
+        "The game is over: %(players)s wins.", "The game is over: %(players)s win.", len(winners)
+    ) % {"players": listed(winners)}
+
+
+def _adjusted(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
+    text = _("%(player)s's score adjusted by %(points)s") % {
+        "player": n(d.get("seat")),
+        "points": points_text(d.get("points", 0)),
+    }
+    return _with_reason(text, d.get("reason"))
+
+
+def _replaced(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
+    if d.get("bot"):
+        return _("The %(bot)s bot took over %(player)s's seat.") % {
+            "bot": d.get("bot"),
+            "player": n(d.get("seat")),
+        }
+    return _("%(name)s took over %(player)s's seat.") % {"name": d.get("name"), "player": n(d.get("seat"))}
+
+
+def _retracted(d: Mapping[str, Any], n: Callable[[Any], str]) -> str:
+    count = d.get("count")
+    if count == 1:
+        text = _("Undid the last entry")
+    else:
+        text = _("Undid the last %(count)s events") % {"count": count}
+    return _with_reason(text, d.get("reason"))
 
 
 _SENTENCES: dict[str, Callable[[Mapping[str, Any], Callable[[Any], str]], str]] = {
     "GameStarted": lambda d, n: _started(d),
     "HandDealt": _dealt,
-    "UpcardPassed": lambda d, n: f"{n(d.get('seat'))} passed the upcard.",
+    "UpcardPassed": lambda d, n: _("%(player)s passed the upcard.") % {"player": n(d.get("seat"))},
     "CardDrawn": _drawn,
-    "CardDiscarded": lambda d, n: f"{n(d.get('seat'))} discarded {card_text(d.get('card'))}.",
+    "CardDiscarded": lambda d, n: (
+        _("%(player)s discarded %(card)s.") % {"player": n(d.get("seat")), "card": card_text(d.get("card"))}
+    ),
     "Knocked": _knocked,
     "StockRestocked": _restocked,
-    "DrawDeclined": lambda d, n: f"{n(d.get('seat'))} did not draw; the stock is empty.",
+    "DrawDeclined": lambda d, n: (
+        _("%(player)s did not draw; the stock is empty.") % {"player": n(d.get("seat"))}
+    ),
     "HandRevealed": _revealed,
     "HandResultRecorded": _result_recorded,
     "HandScored": _scored,
     "ReentryDecided": _reentry,
-    "ScoreAdjusted": lambda d, n: _with_reason(
-        f"{n(d.get('seat'))}'s score adjusted by {points_text(d.get('points', 0))}", d.get("reason")
-    ),
-    "SeatReplaced": lambda d, n: (
-        f"The {d.get('bot')} bot took over {n(d.get('seat'))}'s seat."
-        if d.get("bot")
-        else f"{d.get('name')} took over {n(d.get('seat'))}'s seat."
-    ),
-    "Retracted": lambda d, n: _with_reason(
-        "Undid the last entry" if d.get("count") == 1 else f"Undid the last {d.get('count')} events",
-        d.get("reason"),
-    ),
-    "GameAbandoned": lambda d, n: _with_reason("The game was abandoned", d.get("reason")),
+    "ScoreAdjusted": _adjusted,
+    "SeatReplaced": _replaced,
+    "Retracted": _retracted,
+    "GameAbandoned": lambda d, n: _with_reason(_("The game was abandoned"), d.get("reason")),
     "GameFinished": _finished,
     "HandCorrected": _corrected,
 }
@@ -261,5 +388,5 @@ def describe(event: Mapping[str, Any], seat_names: Sequence[str]) -> str:
     data = event.get("data") or {}
     sentence = _SENTENCES.get(kind)
     if sentence is None:
-        return f"{kind}."
+        return _("%(text)s.") % {"text": kind}
     return sentence(data, lambda seat: seat_name(seat_names, seat))

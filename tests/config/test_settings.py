@@ -186,11 +186,11 @@ def test_production_variables_are_applied() -> None:
         },
         "from django.conf import settings as s; "
         "print(s.DEBUG, s.ALLOWED_HOSTS, s.CSRF_TRUSTED_ORIGINS, s.TIME_ZONE, s.SECURE_SSL_REDIRECT, "
-        "s.SESSION_COOKIE_SECURE, s.LOGGING['root']['level'])",
+        "s.SESSION_COOKIE_SECURE, s.LANGUAGE_COOKIE_SECURE, s.LOGGING['root']['level'])",
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (
-        "False ['a.org', 'b.org'] ['https://a.org'] Europe/Oslo True True WARNING"
+        "False ['a.org', 'b.org'] ['https://a.org'] Europe/Oslo True True True WARNING"
     )
 
 

@@ -183,3 +183,15 @@ def test_the_api_gives_the_notes_in_words_and_as_codes() -> None:
     assert body["note_codes"] == [{"code": "bye", "params": {"player": eve, "nth": 1}}]
     assert body["tables"][1]["notes"] == ["Cy pulled up from the 0-point group"]
     assert body["tables"][1]["note_codes"][0]["code"] == "pulled_up"
+
+
+def test_a_note_is_worded_in_the_readers_language() -> None:
+    from django.utils import translation
+
+    names = {3: "Ann", 4: "Bo"}
+    with translation.override("fr"):
+        said = note_text(say.deals_first(3, 2), names)
+        assert said == "Ann donne en premier (a déjà donné en premier 2 fois)"
+        assert note_text(say.edit_swapped(3, 4), names) == "modifiée\N{NO-BREAK SPACE}: Ann et Bo échangés"
+    with translation.override("en"):
+        assert note_text(say.deals_first(3, 2), names) == "Ann deals first (dealt first 2 times before)"

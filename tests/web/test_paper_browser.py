@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from league import clock
 from league.models import Club, Membership, Tournament
@@ -72,39 +73,49 @@ def pdf_size_mm(path: Path) -> tuple[int, int]:
     return round(float(match.group(1)) * 25.4 / 72), round(float(match.group(2)) * 25.4 / 72)
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
 def test_every_print_page_prints_as_it_should(
-    live_server: Any, page: Any, night: Tournament, owner: Any
+    live_server: Any, page: Any, night: Tournament, owner: Any, language: str
 ) -> None:
     sign_in(page, live_server.url, owner)
+    # French (the footer's choice, kept in its cookie) runs longer: the sheets still fit
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    p = "" if language == "en" else f"{language}-"
     base = f"{live_server.url}/tournaments/{night.pk}"
-    assert len(pdf_pages(page, f"{base}/print/standings", "print-standings")) == 1  # 64 players, one A4
-    assert pdf_size_mm(SCREENSHOTS / "print-standings.pdf") == (210, 297)
+    assert len(pdf_pages(page, f"{base}/print/standings", f"{p}print-standings")) == 1  # 64 players, one A4
+    assert pdf_size_mm(SCREENSHOTS / f"{p}print-standings.pdf") == (210, 297)
+    assert page.locator("html").get_attribute("lang") == language
     assert page.locator("table.standings-sheet tbody tr").count() == COUNT
-    by_table = pdf_pages(page, f"{base}/print/pairings?round=2", "print-pairings-by-table")
+    by_table = pdf_pages(page, f"{base}/print/pairings?round=2", f"{p}print-pairings-by-table")
     assert len(by_table) == 1  # 16 tables of four in three columns
-    by_player = pdf_pages(page, f"{base}/print/pairings?round=2&by=player", "print-pairings-by-player")
+    by_player = pdf_pages(page, f"{base}/print/pairings?round=2&by=player", f"{p}print-pairings-by-player")
     assert len(by_player) == 1
     # 16 tables: four A4 sheets of four slips, or sixteen A6 cards
-    assert len(pdf_pages(page, f"{base}/print/slips?round=2", "print-slips-a4")) == 4
-    assert pdf_size_mm(SCREENSHOTS / "print-slips-a4.pdf") == (210, 297)
-    assert len(pdf_pages(page, f"{base}/print/slips?round=2&layout=a6", "print-slips-a6")) == 16
-    assert pdf_size_mm(SCREENSHOTS / "print-slips-a6.pdf") == (105, 148)
+    assert len(pdf_pages(page, f"{base}/print/slips?round=2", f"{p}print-slips-a4")) == 4
+    assert pdf_size_mm(SCREENSHOTS / f"{p}print-slips-a4.pdf") == (210, 297)
+    assert len(pdf_pages(page, f"{base}/print/slips?round=2&layout=a6", f"{p}print-slips-a6")) == 16
+    assert pdf_size_mm(SCREENSHOTS / f"{p}print-slips-a6.pdf") == (105, 148)
     # the QR code on a slip is drawn, square and large enough to scan from the table
     qr = page.locator("svg.qr").first.bounding_box()
     assert qr is not None and abs(qr["width"] - qr["height"]) < 1 and qr["width"] > 120
-    assert len(pdf_pages(page, f"{base}/print/score-sheets?round=2", "print-score-sheets")) == 16
+    assert len(pdf_pages(page, f"{base}/print/score-sheets?round=2", f"{p}print-score-sheets")) == 16
     # the public page printed: its content, no navigation, no buttons, no form
-    pdf_pages(page, f"{base}/", "print-public-tournament")
+    pdf_pages(page, f"{base}/", f"{p}print-public-tournament")
     page.emulate_media(media="print")
     for hidden in (".site-header nav", "form", ".paper-links", ".site-footer"):
         assert not page.locator(hidden).first.is_visible(), hidden
     page.emulate_media(media="screen")
 
 
+# French runs about a fifth longer than English: the screens must fit in both.
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
 def test_the_projector_fits_1920x1080_at_64_players(
-    live_server: Any, browser: Any, night: Tournament
+    live_server: Any, browser: Any, night: Tournament, locale: str
 ) -> None:
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale=locale)
+    prefix = "" if locale.startswith("en") else f"{locale[:2]}-"
     page = context.new_page()
     violations = policy_violations(page)
     try:
@@ -155,7 +166,7 @@ def test_the_projector_fits_1920x1080_at_64_players(
                 }"""
             )
             assert smallest >= 28, (key, smallest)
-            page.screenshot(path=str(SCREENSHOTS / f"projector-{key}.png"), caret="initial")
+            page.screenshot(path=str(SCREENSHOTS / f"{prefix}projector-{key}.png"), caret="initial")
         # the clock counts down on its own, from what the server said was left
         before = page.locator("section.screen-clock .clock-left").inner_text()
         page.wait_for_timeout(2200)

@@ -23,6 +23,7 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from league.clock import tournament_clock
@@ -94,7 +95,8 @@ def _etag(tournament_id: int) -> str:
     marker = live_marker(tournament_id)
     if marker is None:
         raise Http404("No such tournament.")
-    return quote_etag(marker)
+    # the part is worded in the reader's language: another language is another version
+    return quote_etag(f"{marker}-{get_language()}")
 
 
 @require_safe

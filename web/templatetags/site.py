@@ -9,28 +9,43 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from league import limits
+from league.models import Round
 from web.forms import FIELD
-from web.words import SUIT_SYMBOLS, table_sizes_text
+from web.words import SUIT_SYMBOLS, card_words, meld_text, mode_text, table_sizes_text
 
 register = template.Library()
 
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-RANK_NAMES = {
-    "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-    "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king",
-}  # fmt: skip
 RANK_FACES = {"T": "10"}
 
 
 def card_name(code: str) -> str:
-    """``"7H"`` → ``"seven of hearts"``; ``"X1"`` → ``"joker"``."""
-    code = code.upper()
-    if code.startswith("X"):
-        return "joker"
-    return f"{RANK_NAMES[code[:-1]]} of {SUIT_NAMES[code[-1]]}"
+    """``"7H"`` → ``"seven of hearts"``; ``"X1"`` → ``"joker"`` (in the reader's language)."""
+    return card_words(code)
+
+
+@register.filter
+def meld_kind(kind: Any) -> str:
+    """A meld's kind in words: ``"run"`` → "run"."""
+    return meld_text(str(kind or ""))
+
+
+@register.filter
+def round_status(status: Any) -> str:
+    """A round's status in words (league.models.Round.Status's label, translated)."""
+    try:
+        return str(Round.Status(str(status)).label)
+    except ValueError:
+        return str(status)
+
+
+@register.filter
+def game_mode(mode: Any) -> str:
+    """A game's mode in words: ``"physical"`` → "at a real table"."""
+    return mode_text(str(mode or ""))
 
 
 @register.filter
@@ -39,9 +54,11 @@ def card(code: Any) -> SafeString:
     empty code is a face-down card."""
     text = str(code or "").upper()
     if not text or text == "?":
-        return mark_safe('<span class="card back" role="img" aria-label="face-down card"></span>')
+        return format_html(
+            '<span class="card back" role="img" aria-label="{}"></span>', gettext("face-down card")
+        )
     if text.startswith("X"):
-        return mark_safe('<span class="card joker" role="img" aria-label="joker">🃏</span>')
+        return format_html('<span class="card joker" role="img" aria-label="{}">🃏</span>', card_words(text))
     rank, suit = text[:-1], text[-1]
     colour = "red" if suit in "DH" else "black"
     return format_html(
@@ -55,7 +72,7 @@ def card(code: Any) -> SafeString:
 
 @register.filter
 def card_label(code: Any) -> str:
-    return card_name(str(code)) if code else "face-down card"
+    return card_name(str(code)) if code else gettext("face-down card")
 
 
 @register.simple_tag

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import engine
@@ -56,10 +57,10 @@ def player_access(request: HttpRequest, game: Game) -> tuple[GameAccess, list[in
     seats = human_seats(access)
     if game.mode != Mode.DIGITAL:
         raise PermissionDenied(
-            "A game played at a real table is recorded by its scorekeeper, not played here."
+            _("A game played at a real table is recorded by its scorekeeper, not played here.")
         )
     if not seats:
-        raise PermissionDenied("Only the players seated in this game may play it.")
+        raise PermissionDenied(_("Only the players seated in this game may play it."))
     return access, seats
 
 
@@ -157,21 +158,21 @@ def parse_move(move: str, seat: int) -> engine.Command | None:
 
 def _status_line(view: engine.View, seat: int, names: list[str], actions: Actions) -> str:
     if view.status in services.FINAL_STATUSES:
-        return f"The game is {game_status_text(view.status)}."
+        return _("The game is %(status)s.") % {"status": game_status_text(view.status)}
     if view.to_move == seat:
         if view.status == "awaiting_reentry":
-            return "Your score has reached the limit: re-enter, or stay out."
+            return _("Your score has reached the limit: re-enter, or stay out.")
         if view.phase == "offer":
-            return "Your turn: take the upcard, or pass."
+            return _("Your turn: take the upcard, or pass.")
         if view.phase == "draw":
-            return "Your turn: draw a card from the stock or take the discard."
+            return _("Your turn: draw a card from the stock or take the discard.")
         if view.phase == "discard":
-            return "Your turn: discard a card" + (
-                ", or knock." if actions.knocks or actions.lay_down else "."
-            )
+            if actions.knocks or actions.lay_down:
+                return _("Your turn: discard a card, or knock.")
+            return _("Your turn: discard a card.")
     if view.to_move is not None:
-        return f"Waiting for {names[view.to_move]}…"
-    return f"The game is {game_status_text(view.status)}."
+        return _("Waiting for %(player)s…") % {"player": names[view.to_move]}
+    return _("The game is %(status)s.") % {"status": game_status_text(view.status)}
 
 
 def play_context(game: Game, seat: int, state: GameState, *, error: str | None = None) -> dict[str, Any]:
@@ -294,14 +295,14 @@ def start_practice(request: HttpRequest) -> HttpResponse:
     opponents_raw = request.POST.get("opponents", "")
     pace = request.POST.get("pace", "normal")
     if preset not in PRESETS:
-        messages.error(request, "Choose one of the presets offered.")
+        messages.error(request, _("Choose one of the presets offered."))
         return redirect("home")
     if opponents_raw not in ("", "1", "2", "3"):
-        messages.error(request, "Choose 1, 2 or 3 opponents.")
+        messages.error(request, _("Choose 1, 2 or 3 opponents."))
         return redirect("home")
     opponents = int(opponents_raw) if opponents_raw else DEFAULT_OPPONENTS.get(preset, 1)
     if pace not in PRACTICE_PACES:
-        messages.error(request, "Choose a pace offered: normal, fast or slow.")
+        messages.error(request, _("Choose a pace offered: normal, fast or slow."))
         return redirect("home")
     try:
         ruleset = services.ruleset_named(preset, {})
@@ -309,7 +310,13 @@ def start_practice(request: HttpRequest) -> HttpResponse:
         if not ruleset.min_players <= players <= ruleset.max_players:
             messages.error(
                 request,
-                f"{preset} is for {ruleset.min_players} to {ruleset.max_players} players, not {players}.",
+                _("%(preset)s is for %(low)s to %(high)s players, not %(players)s.")
+                % {
+                    "preset": preset,
+                    "low": ruleset.min_players,
+                    "high": ruleset.max_players,
+                    "players": players,
+                },
             )
             return redirect("home")
         # the player sits under their player name (the club knows them by it), not their username
@@ -329,7 +336,7 @@ def start_practice(request: HttpRequest) -> HttpResponse:
             bot_delay=PRACTICE_PACES[pace],
         )
     except DomainError as exc:
-        messages.error(request, f"The practice game could not be started: {words(exc)}")
+        messages.error(request, _("The practice game could not be started: %(why)s") % {"why": words(exc)})
         return redirect("home")
     return redirect(reverse("game-play", kwargs={"game_id": result.game.pk}))
 

@@ -21,6 +21,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from engine.rules import PRESETS
@@ -84,7 +86,8 @@ def _etag(tournament_id: int) -> str:
     marker = live_marker(tournament_id)
     if marker is None:
         raise Http404("No such tournament.")
-    return quote_etag(marker)
+    # the part is worded in the reader's language: another language is another version
+    return quote_etag(f"{marker}-{get_language()}")
 
 
 @require_safe
@@ -132,7 +135,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "player": player,
             "record": player_record(player),
-            "chart": rating_chart(history, title=f"Rating history of {player.name}"),
+            "chart": rating_chart(history, title=_("Rating history of %(name)s") % {"name": player.name}),
             "history": history,
         },
     )

@@ -126,6 +126,7 @@ class Command(BaseCommand):
         alice = Player.objects.filter(club=club, name="Alice").first()
         if alice is not None:
             line(f"  A player's results and rating:    {base}/players/{alice.pk}/")
+        line("  In French: the Language switch at the foot of any page, or a browser set to French")
         line(f"Logins (password for all: {password}):")
         line(f"  admin / {password}  — site administrator and club director ({base}/admin/)")
         line("  director     — club director: tournaments, the desk, rounds, corrections")
