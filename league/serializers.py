@@ -20,7 +20,7 @@ from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables
 from league.services import departs_from_generated, draft_version
 from league.standings import REGISTRY, Settings
-from league.wording import notes_text, round_names
+from league.wording import english, round_names
 
 
 def whole_field(within: tuple[int, int], **options: Any) -> serializers.IntegerField:
@@ -373,7 +373,7 @@ def _present_table(table: RoundTable, names: Mapping[int, str]) -> dict[str, Any
     return {
         "number": table.number,
         "seats": seats,
-        "notes": notes_text(table.notes, names),
+        "notes": english(table.notes, names),
         "note_codes": [n.to_dict() for n in table.notes],
         "game": table.game_id,
         "game_status": table.game_status,
@@ -392,7 +392,7 @@ def present_round(round_: Round) -> dict[str, Any]:
         "input_digest": round_.input_digest,
         "tables": [_present_table(t, names) for t in tables],
         "byes": list(round_.byes),
-        "notes": notes_text(notes, names),
+        "notes": english(notes, names),
         "note_codes": [n.to_dict() for n in notes],
         "edited": departs_from_generated(round_, tables),
         "version": draft_version([t.player_ids for t in tables], round_.byes),

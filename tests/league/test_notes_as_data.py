@@ -195,3 +195,9 @@ def test_a_note_is_worded_in_the_readers_language() -> None:
         assert note_text(say.edit_swapped(3, 4), names) == "modifiée\N{NO-BREAK SPACE}: Ann et Bo échangés"
     with translation.override("en"):
         assert note_text(say.deals_first(3, 2), names) == "Ann deals first (dealt first 2 times before)"
+
+
+def test_the_api_words_notes_in_english_whatever_the_language_asked() -> None:
+    loaded = import_archive(load(FIXTURES / "archive_v1_swiss.json"))
+    response = client_for(None).get(f"/api/v1/tournaments/{loaded.pk}/rounds/2", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.json()["notes"] == ["bye: Eve (first bye)"]
