@@ -176,6 +176,7 @@ def score_counts(
             f"seat {knocker} knocked with {deadwood[knocker]} deadwood; {ruleset.preset} allows at most "
             f"{ruleset.knock_max_deadwood}",
             "deadwood_too_high_to_knock",
+            params={"seat": knocker, "deadwood": deadwood[knocker], "limit": ruleset.knock_max_deadwood},
         )
     counted = scoring.score_counts(ruleset, deadwood, knocker)
     return counted.outcome, counted.points, counted.winners, counted.rum_seats

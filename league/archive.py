@@ -21,10 +21,13 @@ from core import DomainError
 from games import selectors as game_selectors
 from games.models import Game
 from league.models import Player, Round, Table, Tournament
+from league.seating.notes import note_of
 from league.standings import standings_from_logs
 
 FORMAT = "knockrummy-tournament-archive"
-FORMAT_VERSION = 1
+# 2: notes are codes with parameters (issue 25); version-1 archives are still read
+# (league.archive_formats).
+FORMAT_VERSION = 2
 
 # The tournament's settings as the archive carries them (every field that decides play,
 # seating or standings).
@@ -86,6 +89,10 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+def _notes(stored: Any) -> list[dict[str, Any]]:
+    return [note_of(note).to_dict() for note in stored]
+
+
 def tournament_games(tournament: Tournament) -> list[Game]:
     """The games of the tournament's tables, in round and table order."""
     tables = Table.objects.filter(round__tournament=tournament, game__isnull=False).order_by(
@@ -114,9 +121,10 @@ def build_archive(tournament: Tournament, *, drafts: bool = True) -> dict[str, A
                 for seat in table.seats.all()
             ]
             tables.append(
-                {"number": table.number, "notes": table.notes, "game": table.game_id, "seats": seats}
+                {"number": table.number, "notes": _notes(table.notes), "game": table.game_id, "seats": seats}
             )
         document = {field: getattr(round_, field) for field in ROUND_FIELDS}
+        document["notes"] = _notes(round_.notes)
         document["published_at"] = _iso(round_.published_at)
         document["completed_at"] = _iso(round_.completed_at)
         document["tables"] = tables

@@ -50,10 +50,12 @@ from league.serializers import (
 @dataclass
 class Inspection:
     """The problems of an archive and, when there are none, what the import stores: the
-    tournament's settings as the API checks them (``tournament``)."""
+    tournament's settings as the API checks them (``tournament``) and the archive read
+    as the current format version (``archive``: an older version upcast)."""
 
     problems: list[Problem]
     tournament: dict[str, Any] = field(default_factory=dict)
+    archive: dict[str, Any] = field(default_factory=dict)
 
 
 def verify(archive: Any) -> list[Problem]:
@@ -74,6 +76,8 @@ def inspect_archive(archive: Any) -> Inspection:
     shape_problems(archive, version.shape, "", problems)
     if problems:
         return Inspection(problems)
+    if version.upcast is not None:
+        archive = version.upcast(archive)
     problems, tournament = _field_problems(archive)
     if problems:
         return Inspection(problems)
@@ -83,7 +87,7 @@ def inspect_archive(archive: Any) -> Inspection:
         # The stages before vouch for every field these checks read; should one still
         # trip on a value, the archive is refused with a problem, never a traceback.
         problems = [Problem("cannot_check", "archive", f"the archive cannot be checked: {exc!r}")]
-    return Inspection(problems, tournament)
+    return Inspection(problems, tournament, archive)
 
 
 def _whole_problems(archive: Mapping[str, Any], tournament: dict[str, Any], version: Format) -> list[Problem]:

@@ -1,17 +1,25 @@
 """What differs between the format versions of a tournament archive (:data:`FORMATS`):
 the shape, what each field must be (a whole number, text, a list of…) before any
-field's meaning is checked, and how archived notes compare with the notes a seating
-gives now. Issue 25's format 2 carries notes as codes and parameters: it adds its own
-entry, and format 1's notes comparison then words the codes computed now."""
+field's meaning is checked, how archived notes compare with the notes a seating gives
+now, and how an archive of an older version is read as the current one (its upcast).
+
+Format 1 holds notes (a round's, a table's, a seating's) as the English sentences the
+instance wrote; format 2 (issue 25) as codes with parameters, ``{"code", "params"}``
+(:mod:`league.seating.notes`). A version-1 archive is read with its sentences turned
+into codes where :mod:`league.legacy_notes` recognises them (kept as ``legacy_text``
+otherwise), and its notes compare, as they always did, by their English words."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.messages import Message
 from league.archive import SETTINGS
 from league.archive_problems import Problem
+from league.legacy_notes import Recogniser
+from league.wording import round_names, same_in_english, same_notes
 
 INT, STR, BOOL, OBJECT, ANY = "a whole number", "text", "true or false", "an object", "any value"
 
@@ -72,10 +80,9 @@ def shape_problems(value: Any, spec: Any, where: str, out: list[Problem]) -> Non
             shape_problems(value[key], item_spec, f"{where}.{key}".lstrip("."), out)
 
 
-def shape_v1() -> dict[str, Any]:
-    """Format 1. Notes (a round's, a table's, a seating's) are sentences; format 2 will
-    carry codes and parameters instead (its own shape, and its own notes check)."""
-    notes = [STR]
+def shape(notes: list[Any]) -> dict[str, Any]:
+    """The shape of an archive whose notes (a round's, a table's, a seating's) are
+    ``notes``: the only difference between formats 1 and 2."""
     request = {
         "players": [Fixed((INT, STR, Opt(INT)))],
         "table": Fixed((INT, INT)),
@@ -153,17 +160,43 @@ def shape_v1() -> dict[str, Any]:
     }
 
 
-def same_notes_v1(archived: Sequence[Any], computed: Sequence[Any]) -> bool:
-    """Format 1 holds notes as this instance words them: compared as they are."""
-    return list(archived) == list(computed)
+def upcast_v1_v2(archive: Mapping[str, Any]) -> dict[str, Any]:
+    """A version-1 archive (shape checked) as version 2: every note a code, recognised
+    with the names the round's seating input gives its players. The rest is as it was."""
+    rounds = []
+    for round_ in archive["rounds"]:
+        recognise = Recogniser(round_names(round_["request"]))
+        generated = dict(round_["generated"])
+        generated["notes"] = recognise.notes(generated["notes"])
+        generated["tables"] = [{**t, "notes": recognise.notes(t["notes"])} for t in generated["tables"]]
+        rounds.append(
+            {
+                **round_,
+                "generated": generated,
+                "notes": recognise.notes(round_["notes"]),
+                "tables": [{**t, "notes": recognise.notes(t["notes"])} for t in round_["tables"]],
+            }
+        )
+    return {**archive, "format_version": 2, "rounds": rounds}
+
+
+SameNotes = Callable[[Sequence[Message], Sequence[Message], Mapping[int, str]], bool]
 
 
 @dataclass(frozen=True)
 class Format:
     shape: dict[str, Any]
-    # Whether notes as archived (a round's, a table's) say what the notes computed now say.
-    same_notes: Callable[[Sequence[Any], Sequence[Any]], bool]
+    # Whether notes as archived (a round's, a table's) say what the notes computed now
+    # say, given the names of the round's players.
+    same_notes: SameNotes
+    # The archive (its shape checked) as the current version; None: it is current.
+    upcast: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
 
+
+NOTE = {"code": STR, "params": OBJECT}
 
 # Each format version this instance reads.
-FORMATS: dict[int, Format] = {1: Format(shape_v1(), same_notes_v1)}
+FORMATS: dict[int, Format] = {
+    1: Format(shape([STR]), same_in_english, upcast_v1_v2),
+    2: Format(shape([NOTE]), same_notes),
+}

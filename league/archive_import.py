@@ -37,7 +37,7 @@ def import_archive(archive: Any, *, owner: Any = None) -> Tournament:
             f"{first.where}: {first.message}{also}", first.code, first.where, inspection.problems
         )
     try:
-        return _write(archive, inspection.tournament, owner)
+        return _write(inspection.archive, inspection.tournament, owner)
     except (DatabaseError, game_services.InvalidLog) as exc:  # checked above: a fault of this instance
         raise ArchiveError(f"the archive could not be stored: {exc}", "cannot_store") from None
 

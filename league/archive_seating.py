@@ -18,6 +18,7 @@ from league.archive_problems import Problem
 from league.models import Round, Tournament
 from league.seating import Request, Seating, SeatingError, input_digest, make_seating, manual, validate
 from league.seating import Table as SeatingTable
+from league.seating.notes import note_of
 from league.standings import GameFold
 
 Names = Mapping[int, str]
@@ -103,6 +104,7 @@ def seating_problems(
                 )
             )
     if not problems:
+        request_names = {entrant.id: entrant.name for entrant in request.players}
         notes = [(again["notes"], generated["notes"], "notes")] + [
             (a["notes"], g["notes"], f"tables[{t}].notes")
             for t, (a, g) in enumerate(zip(again["tables"], generated["tables"], strict=True))
@@ -110,7 +112,7 @@ def seating_problems(
         problems += [
             Problem("notes_mismatch", f"{where}.generated.{at}", f"computed again: {a!r}; archived: {g!r}")
             for a, g, at in notes
-            if not version.same_notes(g, a)
+            if not version.same_notes([note_of(n) for n in g], [note_of(n) for n in a], request_names)
         ]
     return problems + _published_problems(round_, request, names, version, where)
 
@@ -261,8 +263,10 @@ def _published_problems(
     # A table the method seated keeps the notes it gave (an edit rewrites only the notes
     # of the tables it changes, and gives a table back its notes when it is undone).
     notes = {t.seats: list(t.notes) for t in generated.tables}
+    request_names = {entrant.id: entrant.name for entrant in request.players}
     for t, (table, document) in enumerate(zip(published.tables, round_["tables"], strict=True)):
-        if table.seats in notes and not version.same_notes(document["notes"], notes[table.seats]):
+        archived = [note_of(n) for n in document["notes"]]
+        if table.seats in notes and not version.same_notes(archived, notes[table.seats], request_names):
             problems.append(
                 Problem(
                     "notes_mismatch", f"{where}.tables[{t}].notes", "the notes are not those of its seating"

@@ -21,6 +21,8 @@ from games import services as game_services
 from games.models import Game, Source
 from league import clock, projection, ratings, services
 from league.models import Club, Registration, Round, Table, Tournament
+from league.seating import balanced as balanced_seating
+from league.seating import swiss as swiss_seating
 
 CUP_PLAYERS = (
     "Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kasia",
@@ -37,7 +39,7 @@ CUP = {
     "options": {"hands": 1},  # one hand a game: quick to record
     "mode": "physical",
     "table_size": {"min": 3, "max": 4},
-    "seating": "balanced",
+    "seating": balanced_seating.METHOD,
     "rounds": 4,
     "seed": "riverside-autumn-2026",
 }
@@ -48,7 +50,7 @@ SWISS = {
     "options": {"target_score": 10},  # one knock reaches it
     "mode": "physical",
     "table_size": {"min": 2, "max": 2},
-    "seating": "swiss",
+    "seating": swiss_seating.METHOD,
     "rounds": 3,
     "seed": "riverside-gin-2026",
 }
@@ -60,7 +62,7 @@ SUMMER = {
     "options": {"hands": 1},
     "mode": "physical",
     "table_size": {"min": 4, "max": 4},
-    "seating": "balanced",
+    "seating": balanced_seating.METHOD,
     "rounds": 1,
     "seed": "riverside-summer-2026",
 }

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from core import DomainError
+from league.seating.registry import RECORDS
 
 # --- tables, rounds, players ----------------------------------------------------------------
 
@@ -226,10 +227,6 @@ def check_table_size(low: int, high: int, *, preset: str, min_players: int, max_
         )
 
 
-# Seating methods that decide how many rounds they play (a knockout plays until its final).
-OPEN_ENDED_METHODS = frozenset({"knockout"})
-
-
 def check_rounds_given(kind: str, seating: str, rounds: int | None) -> None:
     """A one-day tournament (``kind`` ``"tournament"``) needs its number of rounds, unless
     its seating method decides it; a league season runs as long as it runs.
@@ -240,7 +237,9 @@ def check_rounds_given(kind: str, seating: str, rounds: int | None) -> None:
     ...
     league.limits.OutOfLimits: a one-day tournament needs its number of rounds
     """
-    if rounds is None and kind == "tournament" and seating not in OPEN_ENDED_METHODS:
+    # a method without fixed rounds decides when it ends (a knockout plays to its final)
+    record = RECORDS.get(seating)
+    if rounds is None and kind == "tournament" and (record is None or record.fixed_rounds):
         raise OutOfLimits(
             "invalid_request", "a one-day tournament needs its number of rounds", field="rounds"
         )

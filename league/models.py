@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league import limits
 from league.names import NAME_KEY_LENGTH, name_key
+from league.seating.registry import DEFAULT_METHOD
 
 _Named = TypeVar("_Named", bound="NamedModel")
 
@@ -169,7 +170,7 @@ class Tournament(NamedModel):
     stake = models.CharField(max_length=32, default="1")
     table_min = models.PositiveSmallIntegerField()
     table_max = models.PositiveSmallIntegerField()
-    seating = models.CharField(max_length=20, default="balanced")
+    seating = models.CharField(max_length=20, default=DEFAULT_METHOD)
     seating_params = models.JSONField(default=dict, blank=True)
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     bots = models.BooleanField(default=False)

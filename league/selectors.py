@@ -8,8 +8,10 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from core.messages import Message
 from league.access import sees_drafts
 from league.models import Club, CurrentRating, Player, RatingEntry, Table, TableSeat, Tournament
+from league.seating.notes import note_of
 
 
 def clubs_with_player_counts() -> QuerySet[Club]:
@@ -56,7 +58,7 @@ class RoundTable:
     pk: int
     round_id: int
     number: int
-    notes: tuple[Any, ...]
+    notes: tuple[Message, ...]
     game_id: int | None
     game_status: str | None
     game_version: int | None
@@ -91,7 +93,16 @@ def round_tables(round_ids: Iterable[int]) -> dict[int, list[RoundTable]]:
         .values_list("pk", "round_id", "number", "notes", "game_id", "game__status", "game__version")
     ):
         found[round_id].append(
-            RoundTable(pk, round_id, number, tuple(notes), game_id, status, version, tuple(seats.get(pk, ())))
+            RoundTable(
+                pk,
+                round_id,
+                number,
+                tuple(map(note_of, notes)),
+                game_id,
+                status,
+                version,
+                tuple(seats.get(pk, ())),
+            )
         )
     return found
 

@@ -4,6 +4,7 @@ the ``present_*`` functions below)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -14,10 +15,12 @@ from league import limits
 from league.limits import MAX_PLAYERS, MAX_TABLE_SEATS, MAX_TABLES
 from league.models import Club, Player, Registration, Round, Tournament
 from league.projection import settings_of
-from league.seating import METHODS
+from league.seating import DEFAULT_METHOD, METHODS
+from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables
 from league.services import departs_from_generated, draft_version
 from league.standings import REGISTRY, Settings
+from league.wording import english, round_names
 
 
 def whole_field(within: tuple[int, int], **options: Any) -> serializers.IntegerField:
@@ -87,7 +90,7 @@ class TournamentCreateSerializer(ScoringFieldsSerializer):
     options = serializers.DictField(default=dict, help_text="Rule options overriding the preset")
     mode = serializers.ChoiceField(choices=Mode.choices, default=Tournament.Mode.PHYSICAL)
     table_size = TableSizeSerializer()
-    seating = serializers.ChoiceField(choices=sorted(METHODS), default="balanced")
+    seating = serializers.ChoiceField(choices=sorted(METHODS), default=DEFAULT_METHOD)
     seating_params = SeatingParamsSerializer(required=False)
     rounds = whole_field(limits.ROUNDS, required=False, allow_null=True, default=None)
     bots = serializers.BooleanField(
@@ -256,10 +259,18 @@ class SeatOutSerializer(serializers.Serializer[None]):
     bot = serializers.CharField(required=False)
 
 
+class NoteSerializer(serializers.Serializer[None]):
+    """A seating note as data; players in ``params`` are ids of the round's seating input."""
+
+    code = serializers.CharField()
+    params = serializers.DictField()
+
+
 class TableOutSerializer(serializers.Serializer[None]):
     number = serializers.IntegerField()
     seats = SeatOutSerializer(many=True)
-    notes = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(child=serializers.CharField(), help_text="The notes in words.")
+    note_codes = NoteSerializer(many=True)
     game = serializers.IntegerField(allow_null=True)
     game_status = serializers.CharField(allow_null=True)
 
@@ -272,7 +283,8 @@ class RoundSerializer(serializers.Serializer[None]):
     input_digest = serializers.CharField()
     tables = TableOutSerializer(many=True)
     byes = serializers.ListField(child=serializers.IntegerField())
-    notes = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(child=serializers.CharField(), help_text="The notes in words.")
+    note_codes = NoteSerializer(many=True)
     edited = serializers.BooleanField()
     edit_reason = serializers.CharField()
     version = serializers.CharField(help_text="The seating's version: send it with an edit of the draft.")
@@ -351,7 +363,7 @@ def present_registration(registration: Registration) -> dict[str, Any]:
     }
 
 
-def _present_table(table: RoundTable) -> dict[str, Any]:
+def _present_table(table: RoundTable, names: Mapping[int, str]) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for seat in table.seats:
         if seat.player_id is not None:
@@ -361,7 +373,8 @@ def _present_table(table: RoundTable) -> dict[str, Any]:
     return {
         "number": table.number,
         "seats": seats,
-        "notes": list(table.notes),
+        "notes": english(table.notes, names),
+        "note_codes": [n.to_dict() for n in table.notes],
         "game": table.game_id,
         "game_status": table.game_status,
     }
@@ -369,15 +382,18 @@ def _present_table(table: RoundTable) -> dict[str, Any]:
 
 def present_round(round_: Round) -> dict[str, Any]:
     tables = round_tables([round_.pk])[round_.pk]
+    names = round_names(round_.request)
+    notes = [note_of(n) for n in round_.notes]
     return {
         "number": round_.number,
         "status": round_.status,
         "method": round_.method,
         "seed": round_.seed,
         "input_digest": round_.input_digest,
-        "tables": [_present_table(t) for t in tables],
+        "tables": [_present_table(t, names) for t in tables],
         "byes": list(round_.byes),
-        "notes": list(round_.notes),
+        "notes": english(notes, names),
+        "note_codes": [n.to_dict() for n in notes],
         "edited": departs_from_generated(round_, tables),
         "version": draft_version([t.player_ids for t in tables], round_.byes),
         "edit_reason": round_.edit_reason,

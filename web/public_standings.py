@@ -34,7 +34,7 @@ from league.projection import (
 )
 from league.selectors import player_ratings
 from league.standings import REGISTRY, Settings
-from web.corrections import hand_change, word_correction
+from web.corrections import correction_title, hand_change, word_correction
 from web.public_reads import PUBLIC_ROUND_STATUSES
 from web.rating_chart import Point, Series
 
@@ -287,8 +287,9 @@ def as_of(tournament: Tournament, query: Query) -> StandingsTable:
 
 def corrections(tournament: Tournament) -> list[dict[str, Any]]:
     """The corrections that changed standings already shown, newest first, each with its
-    time as a ``datetime`` (``when``) for the page to format; a corrected hand also with
-    what it changed in words (``words``, :mod:`web.corrections`)."""
+    time as a ``datetime`` (``when``) for the page to format, each correction's
+    ``title`` in words and a corrected hand's change (``words``), from
+    :mod:`web.corrections`."""
     changes = [
         {
             **change,
@@ -304,6 +305,9 @@ def corrections(tournament: Tournament) -> list[dict[str, Any]]:
         }
         for change in reversed(standings_changes(tournament))
     ]
+    for change in changes:
+        for c in (change, *change["corrections"]):
+            c["title"] = correction_title(c["type"])
     _word_hand_corrections(changes)
     return changes
 

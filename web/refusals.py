@@ -31,6 +31,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views import defaults
 
 from core import DomainError, Kind
+from core.messages import Message
 from web.words import card_text
 
 # The title of each code, said first ("That player cannot be holding that card.").
@@ -195,6 +196,19 @@ _PLACES: dict[str, Any] = {
 }
 
 
+# Where the table last saw a card (web.record.log.card_history), said after its face.
+_SEEN: dict[str, Any] = {
+    "upcard": gettext_lazy("%(card)s is the upcard, turned up at the deal."),
+    "dealt": gettext_lazy("%(card)s was dealt to %(name)s."),
+    "drawn": gettext_lazy("%(card)s was taken from %(where)s by %(name)s in turn %(turn)s."),
+    "discarded": gettext_lazy("%(card)s was already discarded by %(name)s in turn %(turn)s."),
+    "knock_discard": gettext_lazy("%(card)s was %(name)s's knock discard in turn %(turn)s."),
+    "restocked": gettext_lazy("%(card)s went back into the stock when %(name)s restocked in turn %(turn)s."),
+    "revealed": gettext_lazy("%(card)s was shown in %(name)s's revealed hand."),
+    "face_down_knock_discard": gettext_lazy("%(card)s was %(name)s's face-down knock discard."),
+}
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A refusal in words: ``title`` and ``detail`` are shown; ``code`` is kept for tests
@@ -213,7 +227,9 @@ class Refusal:
 class _Words:
     """What a detail needs: the params, the players' names, the cards' history."""
 
-    def __init__(self, params: Mapping[str, Any], names: Sequence[str], history: Mapping[str, str]) -> None:
+    def __init__(
+        self, params: Mapping[str, Any], names: Sequence[str], history: Mapping[str, Message]
+    ) -> None:
         self.params = params
         self.names = names
         self.history = history
@@ -230,9 +246,19 @@ class _Words:
     def seen(self) -> str | None:
         """Where the table saw the card, from its history at the table (None: unknown)."""
         code = str(self.params.get("card") or "")
-        if code in self.history:
-            return _("%(card)s %(history)s.") % {"card": card_text(code), "history": self.history[code]}
-        return None
+        seen = self.history.get(code)
+        if seen is None or seen.code not in _SEEN:
+            return None
+        p = seen.params
+        seat = p.get("seat")
+        name = self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else _("a player")
+        where = _("the discard pile") if p.get("source") == "discard" else _("the stock")
+        return str(_SEEN[seen.code]) % {
+            "card": card_text(code),
+            "name": name,
+            "turn": p.get("turn"),
+            "where": where,
+        }
 
     def place(self) -> str:
         return str(_PLACES[self.params["place"]]) % {"name": self.name("holder")}
@@ -520,7 +546,7 @@ PAGE_DETAILS: dict[tuple[str, str], Callable[[_Words], str]] = {
 def refusal(
     error: DomainError,
     names: Sequence[str] = (),
-    history: Mapping[str, str] | None = None,
+    history: Mapping[str, Message] | None = None,
     *,
     page: str = "",
     action: str = "",

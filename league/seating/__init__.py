@@ -22,7 +22,7 @@ from league.seating.base import (
     table_sizes,
     validate,
 )
-from league.seating.registry import RECORDS, MethodRecord, Param, method_record
+from league.seating.registry import DEFAULT_METHOD, RECORDS, MethodRecord, Param, method_record
 
 # name -> seat, for the callers that only run a method
 METHODS: dict[str, Callable[[Request], Seating]] = {name: record.seat for name, record in RECORDS.items()}
@@ -44,6 +44,7 @@ def make_seating(method: str, request: Request) -> Seating:
 
 __all__ = [
     "ALGORITHM",
+    "DEFAULT_METHOD",
     "METHODS",
     "RECORDS",
     "Entrant",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from core.messages import Message
 from league.seating import notes as say
 from league.seating.base import PlayerId, Request, Seating, Table, choose_byes, meetings, table_sizes
 from league.seating.designs import Design
@@ -46,7 +47,7 @@ def seat(request: Request) -> Seating:
     return seating_of(request, METHOD, planned.rows, byes, bye_notes, planned.design)
 
 
-def design_note(design: Design) -> str:
+def design_note(design: Design) -> Message:
     if design.repeats:
         return say.bound_schedule(design.name, design.repeats)
     return say.known_design(design.name)
@@ -57,7 +58,7 @@ def seating_of(
     method: str,
     rows: list[list[list[PlayerId]]],
     byes: list[PlayerId],
-    bye_notes: list[str],
+    bye_notes: list[Message],
     design: Design | None,
     total: int | None = None,
 ) -> Seating:
@@ -67,15 +68,14 @@ def seating_of(
     met = meetings(request.history)
     positions = seat_history(request.history)
     rng = request.rng(f"{method}:seats")
-    name = request.name
     tables = []
     # largest tables first, as table_sizes gives them; then by their smallest player id
     for order in sorted(seat_orders(rows, positions, rng), key=lambda t: (-len(t), min(t))):
         dealt = positions.get(order[0], Counter())[0]
-        table_notes = [say.deals_first(name(order[0]), dealt)]
+        table_notes = [say.deals_first(order[0], dealt)]
         seats = sorted(order)
         again = [(a, b) for i, a in enumerate(seats) for b in seats[i + 1 :] if met[(a, b)]]
-        table_notes += [say.repeat_meeting(name(a), name(b), met[(a, b)] + 1) for a, b in again]
+        table_notes += [say.repeat_meeting(a, b, met[(a, b)] + 1) for a, b in again]
         if not again:
             table_notes.append(say.no_repeats())
         tables.append(Table(tuple(order), tuple(table_notes)))

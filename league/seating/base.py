@@ -18,6 +18,9 @@ from fractions import Fraction
 from typing import Any
 
 from core import DomainError
+from core.messages import Message
+from league.seating import notes as say
+from league.seating.notes import note_of
 
 PlayerId = int
 # The version of the seating algorithms a new request asks for. A stored request keeps
@@ -153,7 +156,7 @@ class Table:
     """``seats`` in seat order; seat 0 deals first."""
 
     seats: tuple[PlayerId, ...]
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,16 +169,18 @@ class Seating:
     method: str
     tables: tuple[Table, ...]
     byes: tuple[PlayerId, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
     out: tuple[PlayerId, ...] = ()
     schedule: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "method": self.method,
-            "tables": [{"seats": list(t.seats), "notes": list(t.notes)} for t in self.tables],
+            "tables": [
+                {"seats": list(t.seats), "notes": [n.to_dict() for n in t.notes]} for t in self.tables
+            ],
             "byes": list(self.byes),
-            "notes": list(self.notes),
+            "notes": [n.to_dict() for n in self.notes],
             # absent when empty: a seating stored before these existed compares equal
             **({"out": list(self.out)} if self.out else {}),
             **({"schedule": self.schedule} if self.schedule is not None else {}),
@@ -185,9 +190,9 @@ class Seating:
     def from_dict(cls, data: Mapping[str, Any]) -> Seating:
         return cls(
             method=data["method"],
-            tables=tuple(Table(tuple(t["seats"]), tuple(t["notes"])) for t in data["tables"]),
+            tables=tuple(Table(tuple(t["seats"]), tuple(map(note_of, t["notes"]))) for t in data["tables"]),
             byes=tuple(data["byes"]),
-            notes=tuple(data["notes"]),
+            notes=tuple(map(note_of, data["notes"])),
             out=tuple(data.get("out", ())),
             schedule=data.get("schedule"),
         )
@@ -234,7 +239,7 @@ def byes_of(history: Iterable[PastRound]) -> Counter[PlayerId]:
 
 def choose_byes(
     request: Request, count: int, order: Sequence[PlayerId] | None = None
-) -> tuple[list[PlayerId], list[str]]:
+) -> tuple[list[PlayerId], list[Message]]:
     """``count`` players to sit out: those with the fewest byes so far, so nobody has a
     second before every active player has had one; among them, the last of ``order``
     (e.g. the lowest ranked), or a seeded draw. Returns them and a note for each."""
@@ -249,13 +254,7 @@ def choose_byes(
     else:
         position = {player: n for n, player in enumerate(reversed(order))}
     chosen = sorted(ids, key=lambda p: (had[p], position.get(p, -1)))[:count]
-    notes = [bye_note(request.name(p), had[p] + 1) for p in chosen]
-    return chosen, notes
-
-
-def bye_note(name: str, nth: int) -> str:
-    """The note of a bye, the player's ``nth``: every method words a bye this way."""
-    return f"bye: {name} ({ {1: 'first', 2: 'second', 3: 'third'}.get(nth, f'{nth}th') } bye)"
+    return chosen, [say.bye(p, had[p] + 1) for p in chosen]
 
 
 def meetings(history: Iterable[PastRound]) -> Counter[tuple[PlayerId, PlayerId]]:

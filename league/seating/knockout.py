@@ -18,6 +18,7 @@ which listed the players knocked out among the byes.
 
 from __future__ import annotations
 
+from core.messages import Message
 from league.seating import notes as say
 from league.seating.base import PlayerId, Request, Seating, SeatingError, Table
 from league.seating.swiss import dealer_order, first_deals, ranking_order
@@ -58,7 +59,7 @@ def _seat_bracket(request: Request) -> Seating:
     deals = first_deals(request)
     tables: list[Table] = []
     byes: list[PlayerId] = []
-    notes: list[str] = []
+    notes: list[Message] = []
     for left, right in zip(slots[::2], slots[1::2], strict=True):
         present = [p for p in (left, right) if p is not None and p in active]
         table_notes = [sources[p] for p in present if p in sources]
@@ -68,10 +69,10 @@ def _seat_bracket(request: Request) -> Seating:
         elif present:
             byes.append(present[0])
             notes.extend(table_notes)
-            notes.append(say.bracket_bye(request.name(present[0])))
+            notes.append(say.bracket_bye(present[0]))
     still = {p for p in slots if p is not None}
     out = [p.id for p in request.players if p.id not in still]
-    notes.extend(say.eliminated(request.name(p)) for p in out)
+    notes.extend(say.eliminated(p) for p in out)
     return Seating(METHOD, tuple(tables), tuple(byes), tuple(notes), out=tuple(out))
 
 
@@ -81,6 +82,6 @@ def _seat_final(request: Request) -> Seating:
     rest = tuple(order[len(final.tables[0].seats) :])
     notes = (
         final.notes[0],
-        *(say.not_in_final(request.name(p), len(order) - len(rest) + n + 1) for n, p in enumerate(rest)),
+        *(say.not_in_final(p, len(order) - len(rest) + n + 1) for n, p in enumerate(rest)),
     )
     return Seating(METHOD, final.tables, (), notes, out=rest)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from league.seating import notes as say
 from league.seating.base import PlayerId, Request, Seating, SeatingError, Table, validate
 
 METHOD = "manual"
@@ -13,12 +14,11 @@ METHOD = "manual"
 def seat(request: Request) -> Seating:
     tables = [_ids(table, "a table") for table in _list(request.params.get("tables"), "tables")]
     byes = _ids(request.params.get("byes", []), "byes")
-    name = request.name
     seating = Seating(
         METHOD,
-        tuple(Table(tuple(table), (f"{name(table[0])} deals first",) if table else ()) for table in tables),
+        tuple(Table(tuple(table), (say.deals_first(table[0]),) if table else ()) for table in tables),
         tuple(byes),
-        ("seated by the director", *(f"bye: {name(p)} (given by the director)" for p in byes)),
+        (say.seated_by_director(), *(say.director_bye(p) for p in byes)),
     )
     validate(seating, request)
     return seating

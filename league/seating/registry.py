@@ -2,7 +2,8 @@
 it is called, whether it reads the standings, whether the tournament must fix its
 number of rounds, whether it takes the director's tables, its parameters and how they
 are checked. Callers outside this package read these records instead of naming a
-method (``web`` and ``league.services`` will move to them).
+method (``tests/league/seating/test_registry_only.py`` scans the code for a method's
+name written anywhere else).
 """
 
 from __future__ import annotations
@@ -78,31 +79,37 @@ class MethodRecord:
         }
 
 
+def gettext_noop(text: str) -> str:
+    """A label for people, as it is: the name marks it for the message catalogue
+    (``makemessages`` collects it), and the web layer words it through gettext."""
+    return text
+
+
 RECORDS: dict[str, MethodRecord] = {
     record.name: record
     for record in (
         MethodRecord(
             balanced.METHOD,
-            "Balanced (fewest repeat meetings)",
+            gettext_noop("Balanced (fewest repeat meetings)"),
             balanced.seat,
         ),
         MethodRecord(
             swiss.METHOD,
-            "Swiss (by standings)",
+            gettext_noop("Swiss (by standings)"),
             swiss.seat,
             needs_standings=True,
             params=(Param("swap_budget", "swiss, algorithm 1: swaps tried to avoid repeats", 0, 10**9),),
         ),
         MethodRecord(
             round_robin.METHOD,
-            "Round robin (a whole schedule)",
+            gettext_noop("Round robin (a whole schedule)"),
             round_robin.seat,
             keeps_schedule=True,
             params=(Param("rounds", "round_robin: rounds of the schedule", 1, 100),),
         ),
         MethodRecord(
             knockout.METHOD,
-            "Knockout",
+            gettext_noop("Knockout"),
             knockout.seat,
             needs_standings=True,
             fixed_rounds=False,
@@ -111,12 +118,16 @@ RECORDS: dict[str, MethodRecord] = {
         ),
         MethodRecord(
             manual.METHOD,
-            "Manual (the director seats everyone)",
+            gettext_noop("Manual (the director seats everyone)"),
             manual.seat,
             takes_tables=True,
         ),
     )
 }
+
+
+# The method a new tournament takes unless it says otherwise.
+DEFAULT_METHOD = balanced.METHOD
 
 
 def method_record(name: str) -> MethodRecord:

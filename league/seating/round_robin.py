@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from core.messages import Message
 from league.seating import notes as say
 from league.seating.balanced import design_note, seating_of
 from league.seating.base import PlayerId, Request, Seating, SeatingError, table_sizes
@@ -58,7 +59,7 @@ def _multi_player(request: Request) -> Seating:
         raise SeatingError(f"round {number} is beyond the round robin's {total} rounds", "beyond_schedule")
     row = _stored_row(request.schedule, ids, number, sizes)
     made: dict[str, Any] | None = None
-    notes: list[str] = [say.schedule_row(number, total)]
+    notes: list[Message] = [say.schedule_row(number, total)]
     if row is None:
         left = total - number + 1
         planned = plan_rounds(
@@ -84,7 +85,7 @@ def _multi_player(request: Request) -> Seating:
         rows, byes = planned.rows, planned_byes[0]
     else:
         rows, byes = row
-    notes += [say.schedule_bye(request.name(p)) for p in byes]
+    notes += [say.schedule_bye(p) for p in byes]
     seating = seating_of(request, METHOD, rows, list(byes), notes, None, total)
     if made is None:
         return seating

@@ -21,13 +21,13 @@ Requests stored with ``algorithm`` 1 are seated by :mod:`league.seating.v1.swiss
 
 from __future__ import annotations
 
+from core.messages import Message
 from league.seating import notes as say
 from league.seating.base import (
     PlayerId,
     Request,
     Seating,
     Table,
-    bye_note,
     byes_of,
     choose_byes,
     meetings,
@@ -65,18 +65,18 @@ def _seat_pairs(request: Request, order: list[PlayerId]) -> Seating:
     fewest = min((had[p] for p in order), default=0)
     eligible = [p for p in order if had[p] == fewest] if len(order) % 2 else []
     pairs, bye = swiss_pairs(order, request.points, times, eligible)
-    notes = [] if bye is None else [bye_note(request.name(bye), had[bye] + 1)]
+    notes = [] if bye is None else [say.bye(bye, had[bye] + 1)]
     deals = first_deals(request)
     tables: list[Table] = []
     repeats = 0
     for a, b in pairs:
-        table_notes: list[str] = []
+        table_notes: list[Message] = []
         high, low = points_of(request, a), points_of(request, b)
         if low < high:
-            table_notes.append(say.pulled_up(request.name(b), low))
+            table_notes.append(say.pulled_up(b, low))
         if times(a, b):
             repeats += 1
-            table_notes.append(say.unavoidable_rematch(request.name(a), request.name(b)))
+            table_notes.append(say.unavoidable_rematch(a, b))
         tables.append(Table(dealer_order((a, b), deals), tuple(table_notes)))
     if repeats:
         notes.append(say.rematches(repeats))
@@ -118,16 +118,16 @@ def _seat_groups(request: Request, order: list[PlayerId]) -> Seating:
         group.sort(key=lambda p: rank[p])
         top = points_of(request, group[0])
         home = min(natural[p] for p in group)
-        table_notes: list[str] = []
+        table_notes: list[Message] = []
         for player in group:
             if natural[player] > home and points_of(request, player) < top:
-                table_notes.append(say.pulled_up(request.name(player), points_of(request, player)))
+                table_notes.append(say.pulled_up(player, points_of(request, player)))
             elif natural[player] > home:
-                table_notes.append(say.moved_up(request.name(player)))
+                table_notes.append(say.moved_up(player))
         for i, a in enumerate(group):
             for b in group[i + 1 :]:
                 if met[(a, b) if a < b else (b, a)]:
-                    table_notes.append(say.searched_rematch(request.name(a), request.name(b)))
+                    table_notes.append(say.searched_rematch(a, b))
         dealer = min(group, key=lambda p: (count[p], last.get(p, -1), rank[p]))
         tables.append(Table((dealer, *(p for p in group if p != dealer)), tuple(table_notes)))
     return Seating(METHOD, tuple(tables), tuple(byes), tuple(notes))

@@ -9,7 +9,7 @@ from django.utils import timezone
 from games import services as game_services
 from league.locks import round_for_update, tournament_for_update
 from league.models import Round, Table, Tournament
-from league.seating import SeatingError, make_seating
+from league.seating import SeatingError, make_seating, method_record
 from league.services.seating_reads import seating_request
 
 FINAL_GAME_STATUSES = frozenset(game_services.FINAL_STATUSES)
@@ -49,7 +49,9 @@ def _complete_if_done(round_: Round) -> bool:
     round_.save(update_fields=["status", "completed_at"])
     tournament = round_.tournament
     last_fixed = tournament.rounds is not None and round_.number >= tournament.rounds
-    if last_fixed or (tournament.seating == "knockout" and _knockout_over(round_)):
+    # a method without fixed rounds ends the event itself (a knockout's final)
+    open_ended = not method_record(tournament.seating).fixed_rounds
+    if last_fixed or (open_ended and _knockout_over(round_)):
         Tournament.objects.filter(pk=tournament.pk).exclude(status=Tournament.Status.FINISHED).update(
             status=Tournament.Status.FINISHED
         )

@@ -12,11 +12,13 @@ from typing import Any
 from django.db import transaction
 
 from core import Kind
+from core.messages import Message
 from league.errors import LeagueError
 from league.locks import round_for_update
 from league.models import Round
 from league.seating import PlayerId, Request, Seating, SeatingError, validate
 from league.seating import Table as SeatingTable
+from league.seating import notes as say
 from league.seating.base import meetings
 from league.services.checks import _edit_reason, _seating_error
 from league.services.rounds import _write_tables, current_seating
@@ -63,18 +65,17 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
                 params={"round": round_.number},
             )
         request = Request.from_dict(round_.request)
-        name = request.name
-        change = ""
+        change: Message | None = None
         if "swap" in edits:
             a, b = _player_ids(edits["swap"], "swap", 2)
             _swap(tables, byes, a, b)
-            change = f"swapped {name(a)} and {name(b)}"
+            change = say.edit_swapped(a, b)
         elif "move" in edits:
-            tables, byes, change = _move(tables, byes, edits["move"], request)
+            tables, byes, change = _move(tables, byes, edits["move"])
         elif "tables" in edits:
             tables = [_player_ids(t, "a table") for t in _list(edits["tables"], "tables")]
             byes = _player_ids(edits.get("byes", []), "byes")
-            change = "seating replaced by the director"
+            change = say.edit_replaced()
         elif "byes" in edits:
             raise LeagueError("invalid_request", '"byes" goes with "tables"')
         # players the method left out of the round (knocked out) stay out
@@ -87,7 +88,7 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
             raise _seating_error(exc) from None
         if "edit_reason" in edits:
             round_.edit_reason = _edit_reason(edits["edit_reason"])
-        if change:
+        if change is not None:
             generated = Seating.from_dict(round_.generated)
             old = {tuple(t.seats): list(t.notes) for t in generated.tables}
             old.update({tuple(t.seats): list(t.notes) for t in current.tables})
@@ -95,36 +96,34 @@ def edit_draft(round_: Round, edits: Mapping[str, Any], by: Any) -> Round:
             rows = []
             for seats in tables:
                 key = tuple(seats)
-                rows.append((seats, old[key] if key in old else _edited_notes(seats, met, name)))
+                rows.append((seats, old[key] if key in old else _edited_notes(seats, met)))
             _write_tables(round_, rows)
             round_.byes = byes
             had_bye = set(current.byes)
             round_.notes = [
                 # a bye note stays while its player still has the bye
-                *(
-                    n
-                    for n in round_.notes
-                    if not n.startswith("bye: ") or _bye_note_kept(n, byes, had_bye, name)
-                ),
-                *(f"bye: {name(p)} (given by the director)" for p in byes if p not in had_bye),
-                f"edited: {change}",
+                *(n.to_dict() for n in current.notes if _kept(n, byes, had_bye)),
+                *(say.director_bye(p).to_dict() for p in byes if p not in had_bye),
+                change.to_dict(),
             ]
         round_.save()
         return round_
 
 
-def _bye_note_kept(note: str, byes: Sequence[PlayerId], had_bye: set[PlayerId], name: Any) -> bool:
-    return any(p in had_bye and note.startswith(f"bye: {name(p)} ") for p in byes)
+def _kept(note: Message, byes: Sequence[PlayerId], had_bye: set[PlayerId]) -> bool:
+    if note.code not in say.BYES:
+        return True
+    player = note.params.get("player")
+    return player in had_bye and player in byes
 
 
-def _edited_notes(seats: Sequence[PlayerId], met: Mapping[tuple[int, int], int], name: Any) -> list[str]:
-    notes = ["edited by the director", f"{name(seats[0])} deals first"] if seats else []
+def _edited_notes(seats: Sequence[PlayerId], met: Mapping[tuple[int, int], int]) -> list[Message]:
+    notes = [say.edited_table(), say.deals_first(seats[0])] if seats else []
     for i, a in enumerate(seats):
         for b in seats[i + 1 :]:
             times = met.get((min(a, b), max(a, b)), 0)
             if times:
-                plural = "s" if times > 1 else ""
-                notes.append(f"repeat meeting {name(a)}\N{EN DASH}{name(b)} (met {times} time{plural})")
+                notes.append(say.edited_repeat(a, b, times))
     return notes
 
 
@@ -162,8 +161,8 @@ def _swap(tables: list[list[PlayerId]], byes: list[PlayerId], a: PlayerId, b: Pl
 
 
 def _move(
-    tables: list[list[PlayerId]], byes: list[PlayerId], move: Any, request: Request
-) -> tuple[list[list[PlayerId]], list[PlayerId], str]:
+    tables: list[list[PlayerId]], byes: list[PlayerId], move: Any
+) -> tuple[list[list[PlayerId]], list[PlayerId], Message]:
     if not isinstance(move, Mapping) or "player" not in move or "table" not in move:
         raise LeagueError("invalid_request", 'move needs {"player": id, "table": number or null}')
     (player,) = _player_ids([move["player"]], "move.player")
@@ -172,7 +171,6 @@ def _move(
     target_number = move["table"]
     if target_number is None:
         byes.append(player)
-        where = "a bye"
     else:
         (target_number,) = _player_ids([target_number], "move.table")
         if not 1 <= target_number <= len(tables):
@@ -182,6 +180,5 @@ def _move(
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(target):
             raise LeagueError("invalid_request", f"position must be from 0 to {len(target)}")
         target.insert(position, player)
-        where = f"table {target_number}"
     # a table left empty disappears; the others keep their order
-    return [t for t in tables if t], byes, f"moved {request.name(player)} to {where}"
+    return [t for t in tables if t], byes, say.edit_moved(player, target_number)

@@ -10,12 +10,23 @@ from typing import Any
 
 from django.db import transaction
 
+from core.messages import Message
 from league.errors import LeagueError
 from league.limits import REASON_LENGTH
 from league.locks import round_for_update, tournament_for_update
 from league.models import Round, Table, TableSeat, Tournament
-from league.seating import PlayerId, Seating, SeatingError, input_digest, make_seating, table_sizes
+from league.seating import (
+    PlayerId,
+    Seating,
+    SeatingError,
+    input_digest,
+    make_seating,
+    method_record,
+    table_sizes,
+)
 from league.seating import Table as SeatingTable
+from league.seating import notes as say
+from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables
 from league.services.checks import _open_for_changes, _seating_error, _text
 from league.services.completion import _complete_if_done, _round_done
@@ -130,23 +141,24 @@ def generate_round(
             # its games may have ended without the task having run yet: check now
             last = round_for_update(last.pk)
             _complete_if_done(last)
-        notes: list[str] = []
+        notes: list[Message] = []
         reason = _text(force_reason or "", "force_reason", REASON_LENGTH, reason=True)
         for blocker in round_blockers(tournament, [] if last is None else [last]):
             if not blocker.enforced:
                 continue
             if blocker.overridable and reason:
                 assert last is not None
-                notes.append(f"generated before round {last.number} was complete: {reason}")
+                notes.append(say.generated_early(last.number, reason))
                 continue
             raise LeagueError(blocker.code, blocker.message, blocker.status, params=blocker.params)
         request = seating_request(tournament, number)
-        if manual is not None and tournament.seating != "manual":
+        takes_tables = method_record(tournament.seating).takes_tables
+        if manual is not None and not takes_tables:
             raise LeagueError(
                 "invalid_request",
                 f"tables are given for a manual seating; this tournament is {tournament.seating}",
             )
-        if tournament.seating == "manual":
+        if takes_tables:
             if not isinstance(manual, Mapping):
                 raise LeagueError(
                     "invalid_manual_seating", 'a manual round needs "tables" (lists of player ids) and "byes"'
@@ -166,18 +178,19 @@ def generate_round(
             request=request.to_dict(),
             generated=seating.to_dict(),
             byes=list(seating.byes),
-            notes=[*seating.notes, *notes],
+            notes=[n.to_dict() for n in (*seating.notes, *notes)],
             created_by=by if getattr(by, "is_authenticated", False) else None,
         )
         _write_tables(round_, [(t.seats, list(t.notes)) for t in seating.tables])
         return round_
 
 
-def _write_tables(round_: Round, tables: Sequence[tuple[Sequence[PlayerId], list[str]]]) -> None:
+def _write_tables(round_: Round, tables: Sequence[tuple[Sequence[PlayerId], Sequence[Message]]]) -> None:
     """The round's tables written again: two inserts, whatever their number."""
     round_.tables.all().delete()
     rows = Table.objects.bulk_create(
-        Table(round=round_, number=number, notes=notes) for number, (_, notes) in enumerate(tables, start=1)
+        Table(round=round_, number=number, notes=[n.to_dict() for n in notes])
+        for number, (_, notes) in enumerate(tables, start=1)
     )
     TableSeat.objects.bulk_create(
         TableSeat(table=row, position=position, player_id=player)
@@ -191,8 +204,8 @@ def current_seating(round_: Round, tables: Sequence[RoundTable] | None = None) -
     the round's tables when the caller has read them (:func:`league.selectors.round_tables`)."""
     if tables is None:
         tables = round_tables([round_.pk])[round_.pk]
-    seated = tuple(SeatingTable(t.player_ids, tuple(t.notes)) for t in tables)
-    return Seating(round_.method, seated, tuple(round_.byes), tuple(round_.notes))
+    seated = tuple(SeatingTable(t.player_ids, t.notes) for t in tables)
+    return Seating(round_.method, seated, tuple(round_.byes), tuple(map(note_of, round_.notes)))
 
 
 def departs_from_generated(round_: Round, tables: Sequence[RoundTable] | None = None) -> bool:
@@ -211,7 +224,7 @@ def manual_start(tournament: Tournament) -> dict[str, Any] | None:
     tables of the tournament's sizes, the rest sitting out; the director then swaps and
     moves them in the draft before publishing. What :func:`generate_round` takes as
     ``manual``."""
-    if tournament.seating != "manual":
+    if not method_record(tournament.seating).takes_tables:
         return None
     number = tournament.round_set.count() + 1
     active = [r.player_id for r in active_registrations(tournament, number)]

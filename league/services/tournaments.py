@@ -18,7 +18,7 @@ from league.errors import LeagueError
 from league.limits import LATE_FIELDS, STANDINGS_FIELDS
 from league.locks import tournament_for_update
 from league.models import Club, Round, Tournament
-from league.seating import METHODS
+from league.seating import DEFAULT_METHOD, METHODS
 from league.services.checks import _name, _seating_params, _whole, _within
 from league.standings import StandingsError, check_settings
 
@@ -157,7 +157,7 @@ def tournament_fields(data: Mapping[str, Any]) -> dict[str, Any]:
             "options": data.get("options", {}),
             "table_min": size.get("min"),
             "table_max": size.get("max"),
-            "seating": data.get("seating", "balanced"),
+            "seating": data.get("seating", DEFAULT_METHOD),
             "rounds": data.get("rounds"),
             "bots": data.get("bots", False),
             "bot": data.get("bot", ""),

@@ -368,3 +368,16 @@ def test_declared_melds_must_use_the_knockers_own_cards() -> None:
         score_showdown(rs, hands, knocker=0, knocker_melds=[make_meld(parse_cards("8H 9H TH"))])
     assert info.value.code == "invalid_declaration"
     assert str(info.value) == "seat 0 declared the meld 8H 9H TH using 8H but does not hold it"
+
+
+def test_counts_over_the_knock_limit_say_who_and_how_much_in_params() -> None:
+    """The quick path's refusal carries the seat, the deadwood and the limit, so that a
+    page names the player (web.refusals) instead of rewording the message."""
+    from engine.errors import IllegalMove
+    from engine.match import score_counts
+    from engine.rules import get_ruleset
+
+    with pytest.raises(IllegalMove) as raised:
+        score_counts(get_ruleset("gin-rummy"), {0: 18, 1: 40}, 0)
+    assert raised.value.code == "deadwood_too_high_to_knock"
+    assert raised.value.params == {"seat": 0, "deadwood": 18, "limit": 10}

@@ -60,11 +60,11 @@ def seat_round(tournament: Tournament, number: int, history: tuple[PastRound, ..
         request=request.to_dict(),
         generated=seating.to_dict(),
         byes=list(seating.byes),
-        notes=list(seating.notes),
+        notes=[n.to_dict() for n in seating.notes],
         published_at=timezone.now(),
     )
     for t, table_seating in enumerate(seating.tables, start=1):
-        table = Table.objects.create(round=round_, number=t, notes=list(table_seating.notes))
+        table = Table.objects.create(round=round_, number=t, notes=[n.to_dict() for n in table_seating.notes])
         for position, player in enumerate(table_seating.seats):
             TableSeat.objects.create(table=table, position=position, player_id=player)
     return round_
@@ -124,7 +124,7 @@ def test_the_archive_holds_everything_and_verifies(cup: Tournament) -> None:
     response = client_for(None).get(f"/api/v1/tournaments/{cup.pk}/archive")
     assert response.status_code == 200, response.json()
     archive = response.json()
-    assert (archive["format"], archive["format_version"]) == ("knockrummy-tournament-archive", 1)
+    assert (archive["format"], archive["format_version"]) == ("knockrummy-tournament-archive", 2)
     assert archive["tournament"]["seed"] == "archive-seed"
     assert archive["tournament"]["placement_points"] == [3, 2, 1, 0]
     assert [r["player"] for r in archive["registrations"]] == list(

@@ -194,11 +194,11 @@ def change_generated(a: Archive) -> None:
 
 
 def change_table_notes(a: Archive) -> None:
-    a["rounds"][0]["tables"][0]["notes"] = ["seated by the director"]
+    a["rounds"][0]["tables"][0]["notes"] = [{"code": "seated_by_director", "params": {}}]
 
 
 def change_generated_notes(a: Archive) -> None:
-    a["rounds"][1]["generated"]["tables"][0]["notes"].append("a note the method never wrote")
+    a["rounds"][1]["generated"]["tables"][0]["notes"].append({"code": "no_repeats", "params": {}})
 
 
 def change_tournament_seed(a: Archive) -> None:

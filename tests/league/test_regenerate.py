@@ -167,7 +167,7 @@ def test_a_round_seated_by_algorithm_1_still_regenerates(staff: dict[str, Any]) 
     request = Request.from_dict(old)
     assert request.algorithm == 1
     seating = make_seating("balanced", request)
-    assert seating.notes[-1].startswith("repeat cost ")  # the version-1 wording
+    assert seating.notes[-1].code == "repeat_cost"  # the version-1 summary
     Round.objects.filter(pk=round_.pk).update(
         request=old, generated=seating.to_dict(), input_digest=input_digest(request, "balanced")
     )

@@ -9,6 +9,8 @@ import pytest
 
 from league import services
 from league.models import Round, Tournament
+from league.seating.notes import note_of
+from league.wording import notes_text, round_names
 from tests.support.league import checked_in_tournament, finish_round
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +56,7 @@ def test_every_enforced_blocker_is_the_error_generate_round_raises(staff: dict[s
     assert services.round_blockers(tournament) == []
     second = services.generate_round(tournament, director)
     assert Round.objects.get(pk=first.pk).status == Round.Status.COMPLETE
-    assert not any("before round 1 was complete" in note for note in second.notes)
+    assert not any(note["code"] == "generated_early" for note in second.notes)
 
     services.publish_round(second, director)
     finish_round(second, director)
@@ -82,7 +84,9 @@ def test_a_forced_round_records_the_reason(staff: dict[str, Any]) -> None:
     tournament = _tournament(staff, 6)
     services.publish_round(services.generate_round(tournament, director), director)
     second = services.generate_round(tournament, director, force_reason="  table 2 is slow ")
-    assert "generated before round 1 was complete: table 2 is slow" in second.notes
+    assert {"code": "generated_early", "params": {"round": 1, "reason": "table 2 is slow"}} in second.notes
+    words = notes_text(map(note_of, second.notes), round_names(second.request))
+    assert "generated before round 1 was complete: table 2 is slow" in words
 
 
 def test_too_few_players_is_advice_the_api_does_not_enforce(staff: dict[str, Any]) -> None:

@@ -40,7 +40,7 @@ def test_a_round_s_tables_come_with_their_seats_players_and_games(staff: dict[st
             RoundSeat(s.position, s.player_id, s.player.name, s.player.user_id, "") for s in seats
         )
         assert table.player_ids == tuple(s.player_id for s in seats)
-        assert table.notes == tuple(stored[table.number].notes)
+        assert [n.to_dict() for n in table.notes] == stored[table.number].notes
         assert (table.game_id, table.game_status, table.game_version) == (None, None, None)
     published = services.publish_round(draft, staff["director"])
     tables = round_tables([published.pk])[published.pk]

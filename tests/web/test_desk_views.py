@@ -19,6 +19,8 @@ from games import store
 from games.models import Game, GameEvent
 from league import limits, services
 from league.models import Club, Membership, Player, Registration, Round, Table, Tournament
+from league.seating.notes import note_of
+from league.wording import notes_text, round_names
 from web.models import FormPost
 from web.refusals import words as refusal_words
 
@@ -425,7 +427,8 @@ def test_generate_preview_swap_in_two_clicks_and_publish(checked_in: Tournament,
     round_ = Round.objects.get()
     page = text(director.get(desk))
     assert '<span id="table-sizes">4+3+3</span>' in page
-    for note in round_.notes:
+    assert round_.notes
+    for note in notes_text(map(note_of, round_.notes), round_names(round_.request)):
         assert note.replace("'", "&#x27;") in page
     tables = list(round_.tables.order_by("number"))
     a = tables[0].seats.order_by("position").first().player
@@ -610,6 +613,7 @@ def test_retract_replace_and_abandon(playing: Table, people: dict[str, Any], dir
         "seat 1 → Sub Sam",
     ):
         assert words in page
+    assert not any(event in page for event in ("Retracted", "SeatReplaced", "GameAbandoned"))
     live = text(director.get(f"/tournaments/{playing.round.tournament_id}/desk/rounds/1/live"))
     # complete, worded as the game's status (web.words.GAME_STATUS_WORDS)
     assert 'data-status="complete">abandoned</span>' in live
@@ -753,7 +757,9 @@ def test_a_manual_round_starts_in_registration_order_for_the_director_to_arrange
     assert "tables of 4+3" in text(generated)
     round_ = Round.objects.get()
     seated = [[s.player.name for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")]
-    assert seated == [NAMES[:4], NAMES[4:7]] and "seated by the director" in round_.notes
+    assert seated == [NAMES[:4], NAMES[4:7]]
+    assert round_.notes == [{"code": "seated_by_director", "params": {}}]
+    assert "seated by the director" in text(director.get(desk))
 
 
 def test_the_desk_reads_the_round_rules_of_the_services(

@@ -18,6 +18,7 @@ from league.models import RatingEntry, Tournament
 from league.standings import REGISTRY
 from tests.support.celery import eager_tasks
 from tests.support.public import Cup, autumn_cup
+from web.corrections import CODES as CORRECTION_CODES
 
 pytestmark = pytest.mark.django_db
 
@@ -140,6 +141,7 @@ def test_corrections_are_listed_with_their_reason_and_link_to_their_game(client:
     html = client.get(f"/tournaments/{cup.tournament.pk}/").content.decode()
     section = html.split('id="corrections-title"', 1)[1]
     assert "Moves retracted" in section
+    assert not any(event in section for event in CORRECTION_CODES)  # never an event's class name
     assert f'<a href="/games/{cup.games["t1"]}/">game #{cup.games["t1"]}</a>, hand 1' in section
     assert "Reason: deadwood entered for the wrong seats" in section
     assert "by olga" in section

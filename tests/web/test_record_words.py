@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from core.errors import DomainError
 from web.record.log import card_history
+from web.refusals import refusal
 
 NAMES = ["Ann", "Bo", "Cy"]
 
@@ -43,9 +45,16 @@ HAND = [
 def test_where_a_card_was_seen_is_said_in_the_readers_language(
     language: str, taken: str, restocked: str
 ) -> None:
-    with translation.override(language):
-        history = card_history(HAND, NAMES)
+    history = card_history(HAND)  # data: codes and seats, worded when a refusal shows it
+
+    def seen(card: str) -> str:
+        error = DomainError("card_not_in_hand", "not held", params={"seat": 0, "card": card})
+        return refusal(error, NAMES, history).detail
+
     # a card taken back from the pile is in a hand: a restock does not take it back
-    assert history["QS"] == taken
+    assert history["QS"].code == "drawn" and history["QS"].params["seat"] == 2
     # the upcard and the card discarded since were on the pile: the restock took them
-    assert history["7H"].startswith(restocked) and history["2C"].startswith(restocked)
+    assert history["7H"].code == history["2C"].code == "restocked"
+    with translation.override(language):
+        assert taken in seen("QS")
+        assert restocked in seen("7H") and restocked in seen("2C")

@@ -15,6 +15,7 @@ from django.test import Client
 
 import engine
 from core import DomainError, Kind
+from core.messages import Message
 from games import access, services
 from games.models import Game, GameEvent
 from tests.support.games import client_for, new_game
@@ -154,7 +155,7 @@ def test_refusals_name_the_players() -> None:
         words(seen, names)
         == "That player cannot be holding that card. Bo cannot hold Q♠: it is in Cy's hand."
     )
-    history = {"QS": "was already discarded by Bo in turn 4"}
+    history = {"QS": Message("discarded", {"seat": 1, "turn": 4})}
     assert refusal(seen, names, history).detail == "Q♠ was already discarded by Bo in turn 4."
     # without the names (or with a seat out of range) a player, never a number
     assert words(turn) == "It is another player's turn. It is that player's turn, not that player's."

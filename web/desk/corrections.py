@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy
 
 import engine
 from core import DomainError
@@ -25,7 +25,8 @@ from games import store
 from games.models import Game, Source
 from league import limits, services
 from league.models import Table, Tournament
-from web.corrections import hand_change, word_hand_change
+from web.corrections import CODES as CORRECTION_CODES
+from web.corrections import correction_action, correction_change, word_change
 from web.desk.common import director_tournament
 from web.desk.hands import hands_context
 from web.desk.pages import live_status
@@ -35,13 +36,6 @@ from web.refusals import words
 from web.words import describe, points_text, seat_name
 
 _POINTS = re.compile(r"^-?\d{1,6}(?:/\d{1,6}|\.\d{1,3})?$")
-CORRECTIONS = {
-    "Retracted": gettext_lazy("undid the last entry"),
-    "ScoreAdjusted": gettext_lazy("adjusted a score"),
-    "SeatReplaced": gettext_lazy("replaced a seat"),
-    "GameAbandoned": gettext_lazy("abandoned the game"),
-    "HandCorrected": gettext_lazy("corrected a hand"),
-}
 # The fields of the correction forms that a refusal is shown under.
 SHOWN_FIELDS = frozenset({"reason", "seat", "points", "name"})
 # A game's version in a posted form: more than any game reaches.
@@ -67,36 +61,21 @@ def corrections_made(game: Game) -> list[dict[str, Any]]:
     """The corrections in the game's log: what, by whom, when, and why. Their data are a
     seat, points, a name and a reason, a corrected hand's result: no card of a hand in play."""
     log = game_selectors.game_rows(game)
-    rows = [row for row in log if row.type in CORRECTIONS]
+    rows = [row for row in log if row.type in CORRECTION_CODES]
     users = get_user_model().objects.in_bulk({row.actor_id for row in rows if row.actor_id is not None})
+    names = [str(s["name"]) for s in game.seats]
     made = []
     for row in rows:
         data = row.data
-        seat = data.get("seat")
         actor = users.get(row.actor_id) if row.actor_id is not None else None
-        detail = ""
-        if row.type == "ScoreAdjusted":
-            detail = f"{_seat_name(game, seat)} {points_text(data['points'])}"
-        elif row.type == "SeatReplaced":
-            detail = gettext("seat %(number)s → %(name)s") % {
-                "number": seat + 1 if isinstance(seat, int) else "?",
-                "name": data.get("name", ""),
-            }
-        elif row.type == "Retracted":
-            count = data.get("count", 1)
-            detail = ngettext("%(count)s entry", "%(count)s entries", count) % {"count": count}
-        elif row.type == "HandCorrected":
-            scored = log[row.seq].data if row.seq < len(log) else None  # its new score follows it
-            change = hand_change(data, scored)
-            names = [str(s["name"]) for s in game.seats]
-            detail = gettext("hand %(hand)s: %(change)s") % {
-                "hand": change["hand"],
-                "change": word_hand_change(change, names),
-            }
+        # a corrected hand's new score follows it
+        scored = log[row.seq].data if row.type == "HandCorrected" and row.seq < len(log) else None
+        change = correction_change(row.type, data, scored)
         made.append(
             {
-                "what": str(CORRECTIONS[row.type]),
-                "detail": detail,
+                "what": correction_action(row.type),
+                "change": change,
+                "detail": word_change(change, names),
                 "reason": data.get("reason", ""),
                 "by": actor.get_username() if actor is not None else gettext("the system"),
                 "at": row.recorded_at,

@@ -21,7 +21,7 @@ from games.services import RuleSetRefused, ruleset_named
 from league import limits
 from league.limits import LATE_FIELDS, STANDINGS_FIELDS
 from league.models import Tournament
-from league.seating import METHODS
+from league.seating import DEFAULT_METHOD, RECORDS
 from league.standings import REGISTRY, StandingsError, check_settings
 from web.refusals import words
 from web.words import bot_choices
@@ -32,15 +32,6 @@ OPTION_PREFIX = "opt_"
 OPTION_TYPES: dict[str, str] = {
     f.name: str(f.type) for f in dataclasses.fields(engine.RuleSet) if f.init and f.name != "preset"
 }
-
-METHOD_LABELS = {
-    "balanced": gettext_lazy("Balanced (fewest repeat meetings)"),
-    "swiss": gettext_lazy("Swiss (by standings)"),
-    "round_robin": gettext_lazy("Round robin (a whole schedule)"),
-    "knockout": gettext_lazy("Knockout"),
-    "manual": gettext_lazy("Manual (the director seats everyone)"),
-}
-
 
 # Each rule option's label on the form (engine.RuleSet's fields; a test checks every one
 # has its label), and the words for the values of the options that are a choice.
@@ -181,6 +172,12 @@ def _points_range() -> str:
     }
 
 
+def method_label(name: str) -> str:
+    """A seating method's name for people (its registry label, translated)."""
+    record = RECORDS.get(name)
+    return gettext(record.label) if record is not None else name
+
+
 class TournamentForm(forms.Form):
     """Create (or edit) a tournament. ``preset`` decides which options are shown; the
     hidden ``options_for`` says which preset's options were posted, so changing the
@@ -211,8 +208,9 @@ class TournamentForm(forms.Form):
     )
     seating = forms.ChoiceField(
         label=gettext_lazy("Seating method"),
-        choices=[(m, METHOD_LABELS.get(m, m)) for m in sorted(METHODS)],
-        initial="balanced",
+        # the registry's labels are in the catalogue (marked there with gettext_noop)
+        choices=[(name, gettext_lazy(record.label)) for name, record in sorted(RECORDS.items())],
+        initial=DEFAULT_METHOD,
     )
     rounds = forms.IntegerField(
         label=gettext_lazy("Rounds"), min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1],

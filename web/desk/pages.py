@@ -26,9 +26,11 @@ from league import services
 from league.access import is_director
 from league.models import Club, Player, Registration, Round, Tournament
 from league.results import finished_tournaments
+from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables, visible_tournaments
+from league.wording import notes_text, round_names
 from web.desk.common import director_tournament, whole_or_none
-from web.desk.forms import METHOD_LABELS, option_label, shown_default
+from web.desk.forms import method_label, option_label, shown_default
 from web.refusals import words
 from web.words import game_status_text, score_text
 
@@ -114,9 +116,10 @@ def _table_rows(round_: Round, *, live: bool) -> list[TableRow]:
     tables = round_tables([round_.pk])[round_.pk]
     games = [t.game_id for t in tables if t.game_id is not None]
     states = game_selectors.current_states(games) if live else {}
+    names = round_names(round_.request)
     rows = []
     for table in tables:
-        row = TableRow(table, _seat_rows(table), list(table.notes))
+        row = TableRow(table, _seat_rows(table), notes_text(table.notes, names))
         if live and table.game_id is not None:
             row.status, row.label, row.hand, row.scores = live_status(states.get(table.game_id))
             row.record_url = reverse("table-record", args=[table.pk])
@@ -157,7 +160,7 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "draft": draft,
         "finished": tournament.status == Tournament.Status.FINISHED,
         "badge": status_badge(tournament, draft),
-        "seating_label": METHOD_LABELS.get(tournament.seating, tournament.seating),
+        "seating_label": method_label(tournament.seating),
         "options_changed": _changed_options(tournament),
         "exports": _exports(tournament),
     }
@@ -166,6 +169,7 @@ def _desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         seated = {seat.player_id for row in draft_tables for seat in row.seats}
         context.update(
             draft_tables=draft_tables,
+            draft_notes=notes_text(map(note_of, draft.notes), round_names(draft.request)),
             draft_byes=_names(list(draft.byes)),
             departs=services.departs_from_generated(draft),
             draft_version=services.draft_version(

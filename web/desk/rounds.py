@@ -13,7 +13,10 @@ from django.views.decorators.http import require_POST
 
 from league import limits, services
 from league.models import Round, Tournament
+from league.seating import notes as say
+from league.seating.notes import note_of
 from league.selectors import round_tables
+from league.wording import change_text, round_names
 from web.desk.common import act, desk_url, director_tournament, refused
 from web.forms import BadField, posted_text, posted_whole
 from web.once import Outcome
@@ -102,8 +105,12 @@ def edit_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
     def edit() -> Outcome:
         edited = services.edit_draft(round_, edits, request.user)
-        said = next((n for n in reversed(edited.notes) if n.startswith("edited: ")), "edited")
-        return Outcome(back, f"Round {number} {said}.".replace("edited: ", ""))
+        notes = [note_of(n) for n in edited.notes]
+        change = next((n for n in reversed(notes) if n.code in say.EDITS), None)
+        if change is None:
+            return Outcome(back, gettext("Round %(number)d edited.") % {"number": number})
+        said = change_text(change, round_names(edited.request))
+        return Outcome(back, gettext("Round %(number)d %(change)s.") % {"number": number, "change": said})
 
     return act(request, f"edit-{round_.pk}", edit, back)
 

@@ -342,7 +342,7 @@ def submit(request: HttpRequest, game: Game, access: Any) -> tuple[Refusal | Non
         return refusal(said, names, page="record", action=action, seat=seat), now, ""
     except DomainError as exc:
         # where the table last saw each card: the words of a card that cannot be here
-        history = card_history(kept, names)
+        history = card_history(kept)
         return refusal(exc, names, history, page="record", action=action, seat=seat), game, ""
     recorded = store.read_game(game.pk)
     assert recorded is not None

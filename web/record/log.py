@@ -1,6 +1,7 @@
 """What the scorekeeper's page works out from a game's public log: which entries are
 still in effect, what the last one was (to undo it), where each card has been seen
-this hand (the words of a refusal about a card, :mod:`web.refusals`).
+this hand (as data: a code and its parameters, worded by :mod:`web.refusals` when a
+refusal names the card).
 
 Everything here reads events already redacted for the public (``seat`` None), so
 nothing it says can name a card the page may not show."""
@@ -10,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext
-
-from web.words import seat_name
+from core.messages import Message
 
 # Events that only ever follow another event of the same entry: undone together with it.
 FOLLOW_UPS = ("HandScored", "GameFinished")
+# Where a card was seen that a restock takes back into the stock: the discard pile.
+RESTOCKED = frozenset({"discarded", "upcard"})
 
 
 def effective(events: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], set[int]]:
@@ -45,66 +46,57 @@ def last_entry(kept: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return list(kept[start:end])
 
 
-def card_history(kept: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict[str, str]:
-    """Where the public last saw each card during the current hand, in words, by code:
-    ``{"QS": "was already discarded by Bo in turn 4"}``. Turns count from 1 and end
-    with a discard or a knock."""
+def card_history(kept: Sequence[Mapping[str, Any]]) -> dict[str, Message]:
+    """Where the public last saw each card during the current hand, as data, by card:
+    ``{"QS": Message("discarded", {"seat": 1, "turn": 4})}``, worded when a refusal
+    names the card (:mod:`web.refusals`). Turns count from 1 and end with a discard or
+    a knock."""
     start = 0
     for index, event in enumerate(kept):
         if event.get("type") in ("HandDealt", "HandResultRecorded"):
             start = index
-    history: dict[str, str] = {}
+    history: dict[str, Message] = {}
     holder: dict[str, Any] = {}  # the seat each card was last seen going into
     unseen_knocker = None  # who knocked face down with a card nobody saw
-    on_pile: set[str] = set()  # the cards last seen going onto the discard pile (or turned up)
     turn = 1
     for event in kept[start:]:
         kind = event.get("type")
         data = event.get("data") or {}
-        who = seat_name(names, data.get("seat"))
+        seat = data.get("seat")
         if kind == "HandDealt":
             if data.get("upcard"):
-                history[data["upcard"]] = gettext("is the upcard, turned up at the deal")
-                on_pile.add(data["upcard"])
-            for seat, cards in (data.get("hands") or {}).items():
+                history[data["upcard"]] = Message("upcard")
+            for dealt_to, cards in (data.get("hands") or {}).items():
                 for code in cards:
-                    history[code] = gettext("was dealt to %(name)s") % {"name": seat_name(names, seat)}
-                    holder[code] = str(seat)
+                    history[code] = Message("dealt", {"seat": int(dealt_to)})
+                    holder[code] = str(dealt_to)
         elif kind == "CardDrawn" and data.get("card"):
-            if data.get("source") == "discard":
-                taken = gettext("was taken from the discard pile by %(name)s in turn %(turn)s")
-            else:
-                taken = gettext("was taken from the stock by %(name)s in turn %(turn)s")
-            history[data["card"]] = taken % {"name": who, "turn": turn}
-            on_pile.discard(data["card"])
-            holder[data["card"]] = str(data.get("seat"))
+            source = "discard" if data.get("source") == "discard" else "stock"
+            history[data["card"]] = Message("drawn", {"seat": seat, "source": source, "turn": turn})
+            holder[data["card"]] = str(seat)
         elif kind == "CardDiscarded":
             if data.get("card"):
-                said = gettext("was already discarded by %(name)s in turn %(turn)s")
-                history[data["card"]] = said % {"name": who, "turn": turn}
-                on_pile.add(data["card"])
+                history[data["card"]] = Message("discarded", {"seat": seat, "turn": turn})
                 holder.pop(data["card"], None)
             turn += 1
         elif kind == "Knocked":
             if data.get("card"):
-                said = gettext("was %(name)s's knock discard in turn %(turn)s")
-                history[data["card"]] = said % {"name": who, "turn": turn}
+                history[data["card"]] = Message("knock_discard", {"seat": seat, "turn": turn})
                 holder.pop(data["card"], None)
             elif not data.get("lay_down"):
-                unseen_knocker = str(data.get("seat"))
+                unseen_knocker = str(seat)
             turn += 1
         elif kind == "StockRestocked":
-            for code in on_pile:
-                said = gettext("went back into the stock when %(name)s restocked in turn %(turn)s")
-                history[code] = said % {"name": who, "turn": turn}
-            on_pile.clear()
+            for code, seen in list(history.items()):
+                if seen.code in RESTOCKED:
+                    history[code] = Message("restocked", {"seat": seat, "turn": turn})
         elif kind == "HandRevealed":
             cards = data.get("cards") or ()
             for code in cards:
-                history[code] = gettext("was shown in %(name)s's revealed hand") % {"name": who}
-            if str(data.get("seat")) == unseen_knocker:
+                history[code] = Message("revealed", {"seat": seat})
+            if str(seat) == unseen_knocker:
                 # The known card the knocker's hand lacks is the face-down discard (engine.physical).
-                for code, seat in holder.items():
-                    if seat == unseen_knocker and code not in cards:
-                        history[code] = gettext("was %(name)s's face-down knock discard") % {"name": who}
+                for code, held_by in holder.items():
+                    if held_by == unseen_knocker and code not in cards:
+                        history[code] = Message("face_down_knock_discard", {"seat": seat})
     return history

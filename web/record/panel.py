@@ -18,7 +18,7 @@ import engine
 from engine.cards import ALL_CARDS
 from games import selectors, store
 from web.record.actions import ACTIONS, BY_NAME, QUICK_FORMS, Offer
-from web.record.log import card_history, effective, last_entry
+from web.record.log import effective, last_entry
 from web.record.target import Target
 from web.refusals import Refusal
 from web.templatetags.site import card
@@ -245,5 +245,4 @@ def panel_context(
         "quick_refused": error_form in QUICK_FORMS,
         "posted": posted,
         "flash": flash,
-        "history": card_history(kept, names),
     }

@@ -92,7 +92,7 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     except engine.IllegalMove as exc:
         public, _ = selectors.viewer_events(game, after=0, seat=None)
         kept, _ = effective(public)
-        base["refusal"] = refusal(exc, names, card_history(kept, names), page="record")
+        base["refusal"] = refusal(exc, names, card_history(kept), page="record")
         return base
     scored = [e for e in events if isinstance(e, engine.HandScored)]
     if scored:

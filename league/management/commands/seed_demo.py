@@ -18,6 +18,7 @@ from league.demo_games import seed_demo_games
 from league.demo_people import INVITED, seed_demo_people
 from league.demo_tournaments import seed_demo_tournaments
 from league.models import Club, Membership, Player, Round, Table, Tournament
+from league.seating import swiss as swiss_method
 
 DEMO_CLUB = ("Riverside Knock Rummy Club", "riverside")
 DEMO_PLAYERS = ("Alice", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiro")
@@ -49,7 +50,7 @@ class Command(BaseCommand):
         director = get_user_model().objects.get(username="director")
         tournaments = seed_demo_tournaments(club=club, director=director, scorekeeper=scorekeeper)
         games = seed_demo_games(club=club, owner=admin, scorekeeper=scorekeeper, players=players)
-        swiss = next(t for t in tournaments if t.seating == "swiss")
+        swiss = next(t for t in tournaments if t.seating == swiss_method.METHOD)
         code = seed_demo_people(club=club, director=director, scorekeeper=scorekeeper, swiss=swiss)
         base = options["base_url"].rstrip("/")
         self._report(club, tournaments, games, password, base)

@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import permutations
 
+from core.messages import Message
+from league.seating import notes as say
 from league.seating.base import (
     PastRound,
     PlayerId,
@@ -52,11 +54,7 @@ def seat(request: Request) -> Seating:
         tables.append(Table(tuple(order), tuple(table_notes(request, order, met, dealt))))
     cost = repeat_cost((t.seats for t in tables), met)
     repeats = sum(1 for t in tables for pair in pairs(t.seats) if met[pair])
-    notes = [
-        *bye_notes,
-        f"repeat cost {cost} (sum over pairs of times met, squared, this round included); "
-        f"{repeats} repeat meeting{'s' if repeats != 1 else ''} this round",
-    ]
+    notes = [*bye_notes, say.repeat_cost(cost, repeats)]
     return Seating(METHOD, tuple(tables), tuple(byes), tuple(notes))
 
 
@@ -232,20 +230,10 @@ def table_notes(
     order: Sequence[PlayerId],
     met: Mapping[tuple[PlayerId, PlayerId], int],
     dealt: Mapping[PlayerId, int],
-) -> list[str]:
-    name = request.name
-    times = dealt.get(order[0], 0)
-    notes = [f"{name(order[0])} deals first (dealt first {times} time{'s' if times != 1 else ''} before)"]
+) -> list[Message]:
+    notes = [say.deals_first(order[0], dealt.get(order[0], 0))]
     again = [(a, b, met[(a, b)]) for a, b in pairs(order) if met.get((a, b), 0)]
-    for a, b, m in again:
-        notes.append(
-            f"repeat meeting {name(a)} and {name(b)} ({_nth(m + 1)} time): "
-            "the search found no seating without it"
-        )
+    notes += [say.repeat_meeting(a, b, m + 1) for a, b, m in again]
     if not again:
-        notes.append("no repeat meetings")
+        notes.append(say.no_repeats())
     return notes
-
-
-def _nth(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

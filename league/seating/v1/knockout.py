@@ -13,6 +13,8 @@ else sits out.
 
 from __future__ import annotations
 
+from core.messages import Message
+from league.seating import notes as say
 from league.seating.base import PastRound, PastTable, PlayerId, Request, Seating, SeatingError, Table
 from league.seating.v1.swiss import dealer_order, first_deals, ranking_order
 
@@ -78,7 +80,7 @@ def _seat_bracket(request: Request) -> Seating:
     deals = first_deals(request)
     tables: list[Table] = []
     byes: list[PlayerId] = []
-    notes: list[str] = []
+    notes: list[Message] = []
     for left, right in zip(slots[::2], slots[1::2], strict=True):
         present = [p for p in (left, right) if p is not None and p in active]
         table_notes = [sources[p] for p in present if p in sources]
@@ -88,12 +90,12 @@ def _seat_bracket(request: Request) -> Seating:
         elif present:
             byes.append(present[0])
             notes.extend(table_notes)
-            notes.append(f"bye: {request.name(present[0])} (no opponent left in this part of the bracket)")
+            notes.append(say.bracket_bye(present[0]))
     in_bracket = {p for p in slots if p is not None}
     for player in request.players:
         if player.id not in in_bracket:
             byes.append(player.id)
-            notes.append(f"out: {player.name} is no longer in the bracket")
+            notes.append(say.eliminated(player.id))
     return Seating(METHOD, tuple(tables), tuple(byes), tuple(notes))
 
 
@@ -105,19 +107,19 @@ def _first_round(request: Request) -> Seating:
     deals = first_deals(request)
     tables: list[Table] = []
     byes: list[PlayerId] = []
-    notes: list[str] = []
+    notes: list[Message] = []
     order = bracket_positions(size)
     for top, bottom in zip(order[::2], order[1::2], strict=True):
         a = seeds[top - 1]
         if bottom > len(seeds):
             byes.append(a)
-            notes.append(f"bye: {request.name(a)} ({'top seed' if top == 1 else f'seed {top}'})")
+            notes.append(say.seed_bye(a, top))
         else:
             tables.append(Table(dealer_order((a, seeds[bottom - 1]), deals)))
     return Seating(METHOD, tuple(tables), tuple(byes), tuple(notes))
 
 
-def _rebuild(request: Request) -> tuple[list[Slot], dict[PlayerId, str]]:
+def _rebuild(request: Request) -> tuple[list[Slot], dict[PlayerId, Message]]:
     """The bracket after the last round played: one slot per part of the bracket still
     to be decided (its player, or None if nobody is left there), and for each player
     who advanced in the last round how (a note)."""
@@ -137,19 +139,21 @@ def _rebuild(request: Request) -> tuple[list[Slot], dict[PlayerId, str]]:
             slots.extend((next(bye_players), None))
         else:
             slots.extend(next(tables).seats)
-    sources: dict[PlayerId, str] = {}
+    sources: dict[PlayerId, Message] = {}
     for past in request.history:
         slots, sources = _advance(request, slots, past)
     return slots, sources
 
 
-def _advance(request: Request, slots: list[Slot], past: PastRound) -> tuple[list[Slot], dict[PlayerId, str]]:
+def _advance(
+    request: Request, slots: list[Slot], past: PastRound
+) -> tuple[list[Slot], dict[PlayerId, Message]]:
     where: dict[PlayerId, tuple[int, PastTable]] = {}
     for number, table in enumerate(past.tables, start=1):
         for player in table.seats:
             where[player] = (number, table)
     advanced: list[Slot] = []
-    sources: dict[PlayerId, str] = {}
+    sources: dict[PlayerId, Message] = {}
     for left, right in zip(slots[::2], slots[1::2], strict=True):
         present = [p for p in (left, right) if p is not None]
         played = [p for p in present if p in where]
@@ -157,7 +161,7 @@ def _advance(request: Request, slots: list[Slot], past: PastRound) -> tuple[list
             # a bye (or nobody left): whoever was there and took the bye goes on
             winner = next((p for p in present if p in past.byes), None)
             if winner is not None:
-                sources[winner] = f"{request.name(winner)} advances from a bye"
+                sources[winner] = say.advanced_from_bye(winner)
             advanced.append(winner)
             continue
         number, table = where[played[0]]
@@ -174,7 +178,7 @@ def _advance(request: Request, slots: list[Slot], past: PastRound) -> tuple[list
                 f"round {past.number}, table {number}: a tie for first, so nobody advances", "tied_result"
             )
         winner = table.ranking[0][0]
-        sources[winner] = f"{request.name(winner)} advances from table {number}"
+        sources[winner] = say.advanced_from_table(winner, number)
         advanced.append(winner)
     return advanced, sources
 
@@ -199,8 +203,6 @@ def _seat_final(request: Request) -> Seating:
     # seat 0 deals first: the leader, unless someone else dealt first less often
     dealer = min(finalists, key=lambda p: (count[p], last.get(p, -1), rank[p]))
     seats = (dealer, *(p for p in finalists if p != dealer))
-    notes = [f"final table: the top {len(finalists)} of the standings"]
-    notes.extend(
-        f"out: {request.name(p)} (rank {final_size + n + 1}, not in the final)" for n, p in enumerate(rest)
-    )
+    notes = [say.final_table(len(finalists))]
+    notes.extend(say.not_in_final(p, final_size + n + 1) for n, p in enumerate(rest))
     return Seating(METHOD, (Table(seats),), tuple(rest), tuple(notes))

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from league.seating import notes as say
 from league.seating.base import PlayerId, Request, Seating, SeatingError, Table, table_sizes
 from league.seating.v1.balanced import best_grouping, pairs, seat_order
 
@@ -81,16 +82,10 @@ def _two_player(request: Request, order: list[PlayerId]) -> Seating:
     if cycle % 2:
         # the return cycle: the other player deals first
         tables = [(b, a) for a, b in tables]
-    name = request.name
-    notes = [
-        f"round robin: round {row + 1} of {len(schedule)}"
-        + (f" (cycle {cycle + 1})" if cycle else "")
-        + "; every pair meets once a cycle",
-        *(f"bye: {name(p)} (the round robin's bye this round)" for p in byes),
-    ]
+    notes = [say.cycle_row(row + 1, len(schedule), cycle + 1), *(say.cycle_bye(p) for p in byes)]
     return Seating(
         METHOD,
-        tuple(Table((a, b), (f"{name(a)} deals first",)) for a, b in tables),
+        tuple(Table((a, b), (say.deals_first(a),)) for a, b in tables),
         tuple(byes),
         tuple(notes),
     )
@@ -134,18 +129,15 @@ def _multi_player(request: Request, order: list[PlayerId]) -> Seating:
     for row, _ in schedule[: request.round_number - 1]:
         for group in row:
             met.update(pairs(group))
-    name = request.name
     result = []
     for group in seated:
-        notes = [f"{name(group[0])} deals first"]
-        notes += [f"repeat meeting {name(a)} and {name(b)}" for a, b in pairs(group) if met[(a, b)]]
+        notes = [say.deals_first(group[0])]
+        notes += [say.repeat_scheduled(a, b) for a, b in pairs(group) if met[(a, b)]]
         result.append(Table(tuple(group), tuple(notes)))
-    gap = "optimal" if cost == bound else f"{cost - bound} above it"
     notes = [
-        f"round robin: round {request.round_number} of {total}",
-        f"schedule repeat cost {cost} (sum over pairs of times met, squared, over {total} rounds); "
-        f"lower bound {bound} (counting pairs): {gap}",
-        *(f"bye: {name(p)} (the schedule's bye this round)" for p in byes),
+        say.schedule_row(request.round_number, total),
+        say.schedule_cost(cost, total, bound),
+        *(say.schedule_bye(p) for p in byes),
     ]
     return Seating(METHOD, tuple(result), tuple(byes), tuple(notes))
 

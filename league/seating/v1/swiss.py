@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import pairwise
 
+from core.messages import Message
+from league.seating import notes as say
 from league.seating.base import (
     PlayerId,
     Request,
@@ -90,10 +92,6 @@ def dealer_order(
     return pair
 
 
-def _points_label(points: Fraction) -> str:
-    return f"{points}-point"
-
-
 def _seat_pairs(request: Request, order: list[PlayerId]) -> Seating:
     sizes, sitting_out = table_sizes(len(order), 2, 2)
     byes, notes = choose_byes(request, sitting_out, order)
@@ -116,15 +114,15 @@ def _seat_pairs(request: Request, order: list[PlayerId]) -> Seating:
     tables: list[Table] = []
     for i, j in pairs:
         a, b = playing[i], playing[j]
-        table_notes: list[str] = []
+        table_notes: list[Message] = []
         high, low = points_of(request, a), points_of(request, b)
         if low < high:
-            table_notes.append(f"{request.name(b)} pulled up from the {_points_label(low)} group")
+            table_notes.append(say.pulled_up(b, low))
         if times(a, b):
-            table_notes.append(f"repeat meeting {request.name(a)}-{request.name(b)} was unavoidable")
+            table_notes.append(say.unavoidable_rematch(a, b))
         tables.append(Table(dealer_order((a, b), deals), tuple(table_notes)))
     if repeats:
-        notes.append(f"{repeats} repeat meeting(s): no pairing without them exists")
+        notes.append(say.rematches(repeats))
     assert len(tables) == len(sizes)
     return Seating(METHOD, tuple(tables), tuple(byes), tuple(notes))
 
@@ -178,21 +176,17 @@ def _seat_groups(request: Request, order: list[PlayerId]) -> Seating:
     tables: list[Table] = []
     for group in groups:
         group.sort(key=lambda p: rank[p])
-        table_notes: list[str] = []
+        table_notes: list[Message] = []
         top = points_of(request, group[0])
         for player in group:
             if player in moved_up and points_of(request, player) < top:
-                label = _points_label(points_of(request, player))
-                table_notes.append(f"{request.name(player)} pulled up from the {label} group")
+                table_notes.append(say.pulled_up(player, points_of(request, player)))
             elif player in moved_up:
-                table_notes.append(f"{request.name(player)} moved up a table to avoid a repeat meeting")
+                table_notes.append(say.moved_up(player))
         for i, a in enumerate(group):
             for b in group[i + 1 :]:
                 if times(a, b):
-                    table_notes.append(
-                        f"repeat meeting {request.name(a)}-{request.name(b)}: "
-                        "no swap between neighbouring tables avoided it"
-                    )
+                    table_notes.append(say.swapped_rematch(a, b))
         # seat 0 deals first: whoever dealt first least often (not most recently)
         dealer = min(group, key=lambda p: (count[p], last.get(p, -1), rank[p]))
         seats = (dealer, *(p for p in group if p != dealer))

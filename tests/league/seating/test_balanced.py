@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from league.seating import PastRound, PastTable, Request, make_seating, table_sizes
 from league.seating.base import meetings, repeat_cost
 from league.seating.v1.balanced import seat_order
+from tests.support.notes import said
 from tests.support.seating import entrants, least_repeat_cost, play, random_history
 
 
@@ -96,10 +97,10 @@ def test_a_repeat_is_noted_when_it_cannot_be_avoided_v1() -> None:
     history = (PastRound(1, (PastTable((1, 2, 3, 4)),)),)
     seating = make_seating("balanced", Request(entrants(4), 4, 4, 2, "s", history, algorithm=1))
     (table,) = seating.tables
-    repeats = [n for n in table.notes if n.startswith("repeat meeting")]
+    repeats = [n for n in said(table.notes, entrants(4)) if n.startswith("repeat meeting")]
     assert len(repeats) == 6
     assert "repeat meeting Ann and Bo (2nd time): the search found no seating without it" in repeats
-    assert seating.notes[-1] == (
+    assert said(seating.notes, entrants(4))[-1] == (
         "repeat cost 24 (sum over pairs of times met, squared, this round included); "
         "6 repeat meetings this round"
     )
@@ -107,8 +108,8 @@ def test_a_repeat_is_noted_when_it_cannot_be_avoided_v1() -> None:
 
 def test_no_repeat_is_noted_when_there_is_none_v1() -> None:
     seating = make_seating("balanced", Request(entrants(8), 4, 4, 1, "s", algorithm=1))
-    assert all("no repeat meetings" in t.notes for t in seating.tables)
-    assert seating.notes == (
+    assert all("no repeat meetings" in said(t.notes, entrants(8)) for t in seating.tables)
+    assert said(seating.notes, entrants(8)) == (
         "repeat cost 12 (sum over pairs of times met, squared, this round included); "
         "0 repeat meetings this round",
     )
@@ -124,7 +125,7 @@ def test_first_dealer_is_who_has_dealt_first_least() -> None:
     seating = make_seating("balanced", Request(entrants(4), 4, 4, 4, "s", history))
     seats = seating.tables[0].seats
     assert seats[0] in (3, 4)
-    assert seating.tables[0].notes[0] in {
+    assert said(seating.tables[0].notes, entrants(4))[0] in {
         "Cy deals first (dealt first 0 times before)",
         "Di deals first (dealt first 0 times before)",
     }

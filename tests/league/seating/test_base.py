@@ -4,6 +4,7 @@ cost, validation and the registry. No database."""
 from __future__ import annotations
 
 import doctest
+import json
 import subprocess
 import sys
 from collections import Counter
@@ -30,8 +31,10 @@ from league.seating import (
     table_sizes,
     validate,
 )
+from league.seating import notes as say
 from league.seating.base import choose_byes, meetings, repeat_cost
 from league.seating.v1 import round_robin as v1_round_robin
+from tests.support.notes import said
 from tests.support.seating import entrants
 
 
@@ -78,7 +81,7 @@ def test_choose_byes_takes_those_with_fewest_byes_first() -> None:
     request = Request(entrants(5), 3, 3, 2, "s", history)
     chosen, notes = choose_byes(request, 2)
     assert not {4, 5} & set(chosen)
-    assert notes == [f"bye: {request.name(p)} (first bye)" for p in chosen]
+    assert said(notes, request) == tuple(f"bye: {request.name(p)} (first bye)" for p in chosen)
 
 
 def test_choose_byes_from_an_order_takes_the_last() -> None:
@@ -121,8 +124,13 @@ def test_validate_refuses_sizes_differing_by_two() -> None:
 
 
 def test_seating_round_trips_through_a_dict() -> None:
-    seating = Seating("balanced", (Table((2, 1), ("a note",)), Table((3, 4))), (5,), ("bye: Ed",))
-    assert Seating.from_dict(seating.to_dict()) == seating
+    seating = Seating("balanced", (Table((2, 1), (say.no_repeats(),)), Table((3, 4))), (5,), (say.bye(5, 1),))
+    stored = seating.to_dict()
+    assert stored["notes"] == [{"code": "bye", "params": {"player": 5, "nth": 1}}]
+    assert Seating.from_dict(json.loads(json.dumps(stored))) == seating
+    # a note stored as a sentence, before notes were codes, reads as legacy text
+    old = Seating.from_dict({**stored, "notes": ["bye: Ed (first bye)"]})
+    assert old.notes == (say.legacy("bye: Ed (first bye)"),)
 
 
 def test_input_digest_changes_with_every_input() -> None:

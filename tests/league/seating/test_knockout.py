@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from league.seating import Entrant, PastRound, PastTable, Request, Seating, SeatingError, make_seating
 from league.seating.knockout import bracket_positions
+from tests.support.notes import said
 
 
 def seeded(count: int) -> tuple[Entrant, ...]:
@@ -54,7 +55,7 @@ def test_first_round_of_sixteen() -> None:
 def test_byes_to_top_seeds_with_notes() -> None:
     seating = make_seating("knockout", request_for(seeded(6)))
     assert seating.byes == (101, 102)
-    assert seating.notes == ("bye: S1 (top seed)", "bye: S2 (seed 2)")
+    assert said(seating.notes, seeded(6)) == ("bye: S1 (top seed)", "bye: S2 (seed 2)")
     assert [sorted(p - 100 for p in t.seats) for t in seating.tables] == [[4, 5], [3, 6]]
 
 
@@ -103,7 +104,10 @@ def test_top_two_meet_in_the_final_when_they_win() -> None:
         seating = make_seating("knockout", request_for(active, history))
         if not seating.byes and len(seating.tables) == 1:
             assert set(seating.tables[0].seats) == {101, 102}
-            assert seating.tables[0].notes == ("S1 advances from table 1", "S2 advances from table 2")
+            assert said(seating.tables[0].notes, players) == (
+                "S1 advances from table 1",
+                "S2 advances from table 2",
+            )
             break
         past = played(seating, len(history) + 1, strength)
         history += (past,)
@@ -118,8 +122,8 @@ def test_later_round_keeps_bracket_order_and_notes() -> None:
     past = played(first, 1, {105: 9})  # seed 5 upsets seed 4
     seating = make_seating("knockout", request_for(tuple(p for p in players if p.id != 104), (past,)))
     assert [set(t.seats) for t in seating.tables] == [{101, 105}, {102, 103}]
-    assert "S5 advances from table 1" in seating.tables[0].notes
-    assert "S1 advances from a bye" in seating.tables[0].notes
+    assert "S5 advances from table 1" in said(seating.tables[0].notes, players)
+    assert "S1 advances from a bye" in said(seating.tables[0].notes, players)
 
 
 def test_incomplete_round_is_an_error() -> None:
@@ -143,7 +147,7 @@ def test_drop_out_gives_the_opponent_a_bye_and_losers_sit_out() -> None:
     # a knocked-out player is out, not on a bye (algorithm 1 listed them among the byes)
     assert seating.byes == (101,)
     assert seating.out == (104,)
-    assert "out: S4 is no longer in the bracket" in seating.notes
+    assert "out: S4 is no longer in the bracket" in said(seating.notes, players)
     old = make_seating("knockout", dataclasses.replace(request_for(active, (past,)), algorithm=1))
     assert (old.byes, old.out) == ((101, 104), ())
 
@@ -171,8 +175,8 @@ def test_multi_player_final_table() -> None:
     assert seating.tables[0].seats[0] == 3
     assert seating.byes == ()
     assert seating.out == (4, 6, 7, 8)
-    assert seating.notes[0] == "final table: the top 4 of the standings"
-    assert "out: P4 (rank 5, not in the final)" in seating.notes
+    assert said(seating.notes, players)[0] == "final table: the top 4 of the standings"
+    assert "out: P4 (rank 5, not in the final)" in said(seating.notes, players)
     default = make_seating("knockout", Request(players, 3, 5, 4, "cup", standings=standings))
     assert len(default.tables[0].seats) == 5
 

@@ -13,6 +13,7 @@ import pytest
 from league.seating import Entrant, PastRound, PastTable, Request, make_seating
 from league.seating.lookahead import repeat_bound, repeats, seat_order
 from league.seating.plan import Plan, greedy_row, least_cost, search
+from tests.support.notes import said
 from tests.support.seating import entrants, past, play
 
 
@@ -39,7 +40,8 @@ def test_fields_with_a_known_design_never_repeat(
 ) -> None:
     played = play("balanced", count, size, size, rounds, seed)
     assert repeats([t.seats for s in played for t in s.tables]) == 0
-    assert all(f"seated from a known design, {design}: nobody meets anyone twice" in s.notes for s in played)
+    known = f"seated from a known design, {design}: nobody meets anyone twice"
+    assert all(known in said(s.notes, entrants(count)) for s in played)
 
 
 def test_the_design_is_relabelled_by_the_seed() -> None:
@@ -62,7 +64,8 @@ def test_thirteen_at_three_or_four_over_six_reaches_the_counting_bound(seed: str
     played = play("balanced", 13, 3, 4, 6, seed)
     assert repeats([t.seats for s in played for t in s.tables]) == 12
     assert (
-        played[-1].notes[-1] == "12 repeat meetings so far, this round included; lower bound 12 over 6 rounds"
+        said(played[-1].notes, entrants(13))[-1]
+        == "12 repeat meetings so far, this round included; lower bound 12 over 6 rounds"
     )
 
 
@@ -89,7 +92,7 @@ def test_the_plan_changes_with_the_field_not_the_method() -> None:
     history = tuple(past(s, n) for n, s in enumerate(played, 1))
     left = tuple(e for e in entrants(16) if e.id != 7)
     third = make_seating("balanced", Request(left, 3, 4, 3, "drop", history, total_rounds=5))
-    assert all("known design" not in n for n in third.notes)
+    assert all(n.code != "known_design" for n in third.notes)
     assert repeats([*(t.seats for s in played for t in s.tables), *(t.seats for t in third.tables)]) == 0
 
 
@@ -97,7 +100,7 @@ def test_a_league_night_plans_its_round_alone() -> None:
     request = Request(entrants(12), 4, 4, 3, "league", total_rounds=None)
     seating = make_seating("balanced", request)
     assert (
-        seating.notes[-1]
+        said(seating.notes, request)[-1]
         == "0 repeat meetings so far, this round included; lower bound 0 for the rounds so far"
     )
 
@@ -161,8 +164,13 @@ def test_notes_of_a_repeat_and_its_count() -> None:
     history = (PastRound(1, (PastTable((1, 2, 3, 4)),)),)
     seating = make_seating("balanced", Request(entrants(4), 4, 4, 2, "s", history, total_rounds=2))
     (table,) = seating.tables
-    assert "repeat meeting Ann and Bo (2nd time): the search found no seating without it" in table.notes
-    assert seating.notes[-1] == "6 repeat meetings so far, this round included; lower bound 6 over 2 rounds"
+    assert "repeat meeting Ann and Bo (2nd time): the search found no seating without it" in said(
+        table.notes, entrants(4)
+    )
+    assert (
+        said(seating.notes, entrants(4))[-1]
+        == "6 repeat meetings so far, this round included; lower bound 6 over 2 rounds"
+    )
 
 
 def test_entrant_names_do_not_change_the_plan() -> None:

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from league.seating import Request, Seating, SeatingError, Table, make_seating
+from league.seating import notes as say
+from tests.support.notes import said
 from tests.support.seating import entrants
 
 
@@ -14,10 +16,13 @@ def test_the_directors_tables_in_seat_order() -> None:
     request = Request(entrants(7), 3, 3, 1, "s", params={"tables": [[3, 1, 2], [6, 5, 4]], "byes": [7]})
     assert make_seating("manual", request) == Seating(
         "manual",
-        (Table((3, 1, 2), ("Cy deals first",)), Table((6, 5, 4), ("Flo deals first",))),
+        (Table((3, 1, 2), (say.deals_first(3),)), Table((6, 5, 4), (say.deals_first(6),))),
         (7,),
-        ("seated by the director", "bye: Gus (given by the director)"),
+        (say.seated_by_director(), say.director_bye(7)),
     )
+    seating = make_seating("manual", request)
+    assert said(seating.notes, request) == ("seated by the director", "bye: Gus (given by the director)")
+    assert said(seating.tables[1].notes, request) == ("Flo deals first",)
 
 
 def test_byes_are_optional() -> None:

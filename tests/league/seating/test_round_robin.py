@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from league.seating import Request, SeatingError, make_seating, table_sizes
 from league.seating.v1.balanced import pairs
 from league.seating.v1.round_robin import berger, lower_bound, schedule_cost, social_golfer
+from tests.support.notes import said
 from tests.support.seating import entrants, play, random_history, splits
 
 
@@ -53,7 +54,8 @@ def test_two_player_rounds_follow_the_schedule(count: int) -> None:
         assert [t.seats[::-1] for t in a.tables] == [t.seats for t in b.tables]
         assert a.byes == b.byes
     assert (
-        played[cycle].notes[0] == f"round robin: round 1 of {cycle} (cycle 2); every pair meets once a cycle"
+        said(played[cycle].notes, entrants(count))[0]
+        == f"round robin: round 1 of {cycle} (cycle 2); every pair meets once a cycle"
     )
 
 
@@ -82,8 +84,8 @@ def test_multi_player_schedule_rows_and_byes_v1(count: int, size: int, rounds: i
     met = Counter(pair for s in played for t in s.tables for pair in pairs(t.seats))
     cost = sum(m * m for m in met.values())
     bound = lower_bound(count, sizes, per_round, rounds)
-    statement = played[0].notes[1]
-    assert all(s.notes[1] == statement for s in played)
+    statement = said(played[0].notes, entrants(count))[1]
+    assert all(s.notes[1] == played[0].notes[1] for s in played)
     found = re.fullmatch(
         r"schedule repeat cost (\d+) \(.*\); lower bound (\d+) \(counting pairs\): (.*)", statement
     )
@@ -138,7 +140,7 @@ def test_rounds_beyond_the_schedule_are_refused() -> None:
 
 def test_rounds_come_from_params_and_must_be_whole() -> None:
     seating = make_seating("round_robin", Request(entrants(8), 4, 4, 2, "s", params={"rounds": 2}))
-    assert seating.notes[0] == "round robin: round 2 of 2"
+    assert said(seating.notes, entrants(8))[0] == "round robin: round 2 of 2"
     with pytest.raises(SeatingError) as caught:
         make_seating("round_robin", Request(entrants(8), 4, 4, 1, "s", params={"rounds": "two"}))
     assert (caught.value.code, caught.value.message) == (
@@ -150,7 +152,7 @@ def test_rounds_come_from_params_and_must_be_whole() -> None:
 def test_without_a_round_count_the_schedule_is_long_enough_to_meet_everyone() -> None:
     # 9 players at tables of 3 meet 2 new players a round: 4 rounds
     seating = make_seating("round_robin", Request(entrants(9), 3, 3, 1, "s"))
-    assert seating.notes[0] == "round robin: round 1 of 4"
+    assert said(seating.notes, entrants(9))[0] == "round robin: round 1 of 4"
 
 
 def test_two_player_round_robin_needs_two_players() -> None:

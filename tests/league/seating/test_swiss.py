@@ -15,6 +15,7 @@ from league.seating import Entrant, PastRound, PastTable, Request, make_seating
 from league.seating.base import meetings, repeat_cost, table_sizes
 from league.seating.swiss import ranking_order
 from league.seating.v1.matching import best_pairing
+from tests.support.notes import said
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu"]
 
@@ -105,7 +106,7 @@ def test_bye_goes_to_lowest_ranked_without_one_and_rotates() -> None:
     points = {1: Fraction(2), 2: Fraction(2), 3: Fraction(1), 4: Fraction(1), 5: Fraction(0)}
     first = make_seating("swiss", pair_request(5, (), standings, points))
     assert first.byes == (5,)
-    assert first.notes == ("bye: Ed (first bye)",)
+    assert said(first.notes, entrants(5)) == ("bye: Ed (first bye)",)
     history = (PastRound(1, (PastTable((1, 2)), PastTable((3, 4))), byes=(5,)),)
     second = make_seating("swiss", pair_request(5, history, standings, points))
     assert second.byes == (4,)
@@ -121,17 +122,17 @@ def test_score_groups_and_floater_note() -> None:
     request = pair_request(4, history, (1, 2, 3, 4), points)
     old = make_seating("swiss", dataclasses.replace(request, algorithm=1))
     assert [set(t.seats) for t in old.tables] == [{1, 3}, {2, 4}]
-    assert old.tables[1].notes == ("Di pulled up from the 1-point group",)
+    assert said(old.tables[1].notes, request) == ("Di pulled up from the 1-point group",)
     seating = make_seating("swiss", request)
     assert [set(t.seats) for t in seating.tables] == [{1, 4}, {2, 3}]
-    assert seating.tables[0].notes == ("Di pulled up from the 1-point group",)
+    assert said(seating.tables[0].notes, request) == ("Di pulled up from the 1-point group",)
 
 
 def test_unavoidable_rematch_is_noted() -> None:
     history = (PastRound(1, (PastTable((1, 2)),)),)
     seating = make_seating("swiss", pair_request(2, history, (1, 2)))
-    assert seating.tables[0].notes == ("repeat meeting Ann-Bo was unavoidable",)
-    assert seating.notes == ("1 repeat meeting(s): no pairing without them exists",)
+    assert said(seating.tables[0].notes, entrants(2)) == ("repeat meeting Ann-Bo was unavoidable",)
+    assert said(seating.notes, entrants(2)) == ("1 repeat meeting(s): no pairing without them exists",)
 
 
 def test_greedy_trap_is_avoided() -> None:
@@ -201,14 +202,14 @@ def test_multi_player_fills_from_the_top_and_swaps_away_repeats() -> None:
     seating = make_seating("swiss", request)
     # two groups that all met: two of each per table is the fewest repeats (4)
     assert [sorted(t.seats) for t in seating.tables] == [[1, 2, 5, 6], [3, 4, 7, 8]]
-    assert "Flo pulled up from the 1-point group" in seating.tables[0].notes
+    assert "Flo pulled up from the 1-point group" in said(seating.tables[0].notes, request)
     assert seating.tables[0].seats[0] == 2  # Ann dealt first last round, Bo did not
     met = meetings(history)
     before = sum(met[(a, b)] for t in ((1, 2, 3, 4), (5, 6, 7, 8)) for a in t for b in t if a < b)
     seats = [t.seats for t in seating.tables]
     after = sum(met[(min(a, b), max(a, b))] for t in seats for a in t for b in t if a < b)
     assert after < before
-    assert any("repeat meeting" in note for t in seating.tables for note in t.notes)
+    assert any("repeat meeting" in note for t in seating.tables for note in said(t.notes, request))
 
 
 def test_multi_player_byes_and_dealer() -> None:
