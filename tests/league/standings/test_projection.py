@@ -23,6 +23,8 @@ from league.standings import standings_from_logs
 from tests.support.games import client_for
 from tests.support.tournaments import add_round, command, make_tournament, open_game, players, record_hand
 
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.fixture
 def club(db: None) -> Club:

@@ -18,7 +18,7 @@ from league.models import Club, ResultVersion, StandingsState, Tournament
 from league.standings import table_result
 from tests.support.tournaments import add_round, command, make_tournament, open_game, players, record_hand
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 OPERATIONS = st.lists(
     st.tuples(
