@@ -27,7 +27,7 @@ import pytest
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.test import Client
-from django.urls import path
+from django.urls import path, resolve
 from django.utils import timezone
 
 from games.models import Game
@@ -38,6 +38,7 @@ from tests.games.hostile import QUERY_VALUES
 from tests.support.record import club_night
 from tests.support.record import record as record_entry
 from tests.support.web_games import live_table, seat_at_tournament
+from tests.support.web_routes import FORM_POST, LEFT_OUT, LEFT_OUT_PREFIXES, Route, site_routes
 from tests.support.worlds import app_models, make_user, row_counts, shared_world
 
 # Raw, already URL-encoded values: the API corpus's query values and some more.
@@ -482,7 +483,57 @@ PAGES: list[Page] = [
     ),
     Page("my tables", "GET", "/mine/tables", "scorekeeper"),
     Page("my games", "GET", "/mine/games", "ann"),
+    # the other pages of the URL configuration (test_the_audit_has_every_route_of_the_site)
+    Page("home", "GET", "/", "ann"),
+    Page("game record undo", "GET", "/games/{physical}/record/undo", "scorekeeper"),
+    Page("club search", "GET", "/clubs/{slug}/search", "anonymous", fields=("q",)),
+    Page("table link", "GET", "/t/{table}", "ann"),
+    Page(
+        "print pairings",
+        "GET",
+        "/tournaments/{tournament}/print/pairings",
+        "director",
+        fields=("by", "round"),
+    ),
+    Page(
+        "print standings",
+        "GET",
+        "/tournaments/{tournament}/print/standings",
+        "director",
+        fields=("after_round",),
+    ),
+    Page(
+        "print slips", "GET", "/tournaments/{tournament}/print/slips", "director", fields=("layout", "round")
+    ),
+    Page(
+        "print score sheets",
+        "GET",
+        "/tournaments/{tournament}/print/score-sheets",
+        "director",
+        fields=("round",),
+    ),
+    Page("projector", "GET", "/tournaments/{tournament}/projector", "anonymous"),
+    Page("projector live part", "GET", "/tournaments/{tournament}/projector/live", "anonymous"),
 ]
+
+
+# Routes of the site this audit sends nothing to, and why (the API and the admin are left
+# out as by the page audits: tests/support/web_routes.py's LEFT_OUT_PREFIXES).
+NOT_HOSTILE: dict[str, str] = {
+    "login": "Django's own sign-in (its throttle's hostile input: tests/config/test_login_throttle.py)",
+    "logout": "Django's own: POST only, reads no field",
+    "password_change": "Django's own form (tests/web/test_account.py)",
+    "password_change_done": "Django's own page, reads no input",
+    "healthz": "JSON for the monitors, reads no input",
+    "desk-correct-hand": (
+        "needs a scored hand and the scene is mid-hand: its hostile values are "
+        "tests/web/test_desk_corrections.py::test_hostile_values_are_refused_plainly_never_a_500's"
+    ),
+}
+
+
+def outside(route: Route) -> bool:
+    return any(route.route.startswith(prefix) for prefix in LEFT_OUT_PREFIXES)
 
 
 # Each (page, field)'s turn in the rotation of HOSTILE values, in the order of PAGES.
@@ -651,6 +702,23 @@ def test_every_form_sees_every_class_and_every_value_is_sent() -> None:
             assert all(set(names) & set(members) for members in HOSTILE_CLASSES.values()), page.name
     assert sent == set(HOSTILE), set(HOSTILE) - sent
     assert len({page.name for page in PAGES}) == len(PAGES)
+
+
+@pytest.mark.django_db
+def test_the_audit_has_every_route_of_the_site(scene: Scene) -> None:
+    """Every route of the URL configuration (tests/support/web_routes.py) is sent hostile
+    input here, or is left out of this audit with a reason."""
+    sent = set()
+    for page in PAGES:
+        match = resolve(scene.fill(page.path))
+        sent.add(f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name)
+    routes = site_routes()
+    missing = [r.route for r in routes if r.key not in sent and r.key not in NOT_HOSTILE and not outside(r)]
+    assert not missing, f"no hostile input is sent to {missing} (add a Page, or to NOT_HOSTILE with why)"
+    assert not sent & set(NOT_HOSTILE), sent & set(NOT_HOSTILE)
+    assert set(NOT_HOSTILE) <= {r.key for r in routes}, set(NOT_HOSTILE) - {r.key for r in routes}
+    # the form posts the page audits leave out are audited here
+    assert {key for key, why in LEFT_OUT.items() if why == FORM_POST} <= sent
 
 
 UNKNOWN_IDS = ("0", "999999", "9223372036854775808", "9" * 40)
