@@ -32,7 +32,9 @@ def search_club(club: Club, text: str, *, user: Any) -> Found:
     """The club's players and the tournaments ``user`` may see whose names contain
     ``text`` (every word of it, in order, as typed: "zoe lef" finds "Zoé Lefèvre")."""
     key = name_key(str(text)[:MAX_QUERY_LENGTH])
-    if not key:
+    # No stored name holds a NUL (PostgreSQL's text cannot): such a query finds nothing,
+    # and is never sent to the database, which would refuse it.
+    if not key or "\x00" in key:
         return Found(key, [], [])
     players = list(
         Player.objects.filter(club=club, name_key__contains=key).order_by("name_key", "pk")[: MAX_RESULTS + 1]

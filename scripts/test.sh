@@ -15,10 +15,24 @@ echo "== ruff"
 .venv/bin/ruff format --check .
 echo "== mypy --strict core engine games league api config web"
 .venv/bin/mypy --strict core engine games league api config web
-echo "== pytest"
-.venv/bin/python -m pytest "$@"
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then
-    # The store contract also holds on the embedded database: run the database-backed suites there too.
-    echo "== pytest (embedded SQLite, same contract)"
-    env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q tests/games tests/league tests/config -p no:cacheprovider
+    # Against the services (CI): two passes that together run every test once. First the
+    # bulk on two xdist workers, each with its database (test_<name>_gw0, _gw1) and its
+    # cache prefix (tests/conftest.py); then, alone, the tests marked serial — the broker
+    # tests (the Celery worker .ci/run starts reads test_<name>, the serial pass's database),
+    # the browser tests and every test that commits (docs/testing.md).
+    echo "== pytest (PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial)"
+    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" "$@"
+    echo "== pytest (PostgreSQL, serial)"
+    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@"
+else
+    # Without services (the README's command): every test, on SQLite, in one process.
+    echo "== pytest"
+    .venv/bin/python -m pytest "$@"
+fi
+if [[ "${DATABASE_URL:-}" == postgres* ]]; then
+    # The store contract also holds on the embedded database: the tests marked both_databases
+    # (the store contract, projections, settings, vendor-specific query counts) run there too.
+    echo "== pytest (embedded SQLite, same contract: -m both_databases)"
+    env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests -p no:cacheprovider
 fi

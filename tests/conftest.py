@@ -51,6 +51,54 @@ def _compile_stale_catalogues() -> None:
             msgfmt.compile_catalogue(po)
 
 
+# What runs in CI's serial pass (scripts/test.sh), never beside another xdist worker:
+# - broker: the real Celery worker reads the un-suffixed test database (test_<name>, see
+#   .ci/run), so a test whose tasks it must run has to use that database, not test_<name>_gw0;
+# - browser: a live server and a headless Chromium each (slow, and racy under load);
+# - any test that commits (django_db(transaction=True), live_server): a committed row hands
+#   its tasks to the real broker, whose worker reads the serial database; and the race tests
+#   among them (threads against PostgreSQL) must not compete with a parallel worker for CPU.
+SERIAL_MARKERS = ("broker", "browser", "serial")
+SERIAL_FIXTURES = frozenset({"broker_required", "transactional_db", "live_server", "games_db"})
+
+
+def is_serial(item: pytest.Item) -> bool:
+    if any(item.get_closest_marker(name) for name in SERIAL_MARKERS):
+        return True
+    if SERIAL_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    db = item.get_closest_marker("django_db")
+    return bool(db and (db.kwargs.get("transaction") or (db.args and db.args[0])))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``serial`` every test :func:`is_serial` finds, before ``-m`` selects: CI runs
+    ``-m "not serial"`` with ``-n 2`` and then ``-m serial`` alone."""
+    for item in items:
+        if is_serial(item):
+            item.add_marker(pytest.mark.serial)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist each worker has a database of its own (pytest-django suffixes it:
+    test_<name>_gw0) and, here, a cache key prefix of its own in the shared Redis — one
+    worker's failed sign-ins must not lock out another's users (config/login_throttle.py) —
+    and a Celery queue of its own that no worker reads: the real worker .ci/run starts reads
+    the serial pass's database, so a task a parallel test hands the broker must never reach
+    it (the ids it carries name rows of test_<name>_gw0)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    from django.conf import settings
+
+    from config.celery import app
+
+    cache = settings.CACHES["default"]
+    cache["KEY_PREFIX"] = f"{cache.get('KEY_PREFIX', '')}-{worker}"
+    app.conf.task_default_queue = f"xdist-{worker}"
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     _compile_stale_catalogues()
     if not IN_CI:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from celery.result import EagerResult
 from django.conf import settings
 
@@ -17,6 +18,7 @@ def test_celery_is_configured_for_json_and_time_limits() -> None:
     assert "games.tasks.ping" in app.tasks
 
 
+@pytest.mark.broker
 def test_task_round_trip_in_the_configured_mode() -> None:
     """Embedded: the task runs in process. With REDIS_URL (always in CI): through the real
     broker to a real worker, which must also answer a ping."""

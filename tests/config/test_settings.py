@@ -12,6 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from config.env import parse_bool, parse_database_url, parse_list, parse_redis_url, parse_time_zone
 
+pytestmark = pytest.mark.both_databases
 ROOT = Path(__file__).resolve().parents[2]
 PROD_ENV = {
     "DEBUG": "false",

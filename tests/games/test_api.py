@@ -421,6 +421,7 @@ def _vendor_queries(sqlite: int, postgresql: int) -> int:
     return postgresql if connection.vendor == "postgresql" else sqlite
 
 
+@pytest.mark.both_databases
 def test_query_count_of_the_state_endpoint(
     duel: services.SubmitResult, ann: Any, django_assert_num_queries: Any
 ) -> None:
@@ -433,6 +434,7 @@ def test_query_count_of_the_state_endpoint(
         assert client.get(f"{URL}/{duel.game.pk}").status_code == 200
 
 
+@pytest.mark.both_databases
 def test_query_count_of_game_creation(ann: Any, bob: Any, django_assert_num_queries: Any) -> None:
     client = client_for(ann, token=True)
     body = {"seats": [{"user": ann.pk}, {"user": bob.pk}]}
@@ -444,6 +446,7 @@ def test_query_count_of_game_creation(ann: Any, bob: Any, django_assert_num_quer
         assert client.post(URL, body, format="json").status_code == 201
 
 
+@pytest.mark.both_databases
 def test_query_count_of_the_command_endpoint(
     duel: services.SubmitResult, ann: Any, django_assert_num_queries: Any
 ) -> None:

@@ -1,10 +1,15 @@
 """The hostile corpus (tests/games/hostile.py) against every endpoint: never a 5xx, every
 error JSON with a stable code, a refused write changes nothing, an accepted one can be
-read back (docs/api.md, "Limits")."""
+read back (docs/api.md, "Limits").
+
+The world a case needs is built once per endpoint (the ``world`` fixture, parametrized by
+the endpoint's name at module scope, so pytest runs an endpoint's cases one after the
+other) and each case runs in a savepoint of it, rolled back after the case
+(tests/support/worlds.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,12 +19,28 @@ from games import services
 from games.models import Game, GameEvent
 from league import services as league_services
 from league.models import Club, Membership, Player
-from tests.games.hostile import CLUB, GAME, PHYSICAL, PLAYER, TOURNAMENT, Case, corpus
+from tests.games.hostile import (
+    CLUB,
+    ENDPOINTS,
+    GAME,
+    PHYSICAL,
+    PLAYER,
+    READS,
+    TOURNAMENT,
+    Case,
+    Endpoint,
+    corpus,
+)
 from tests.support.games import client_for, new_game
+from tests.support.worlds import make_user, shared_world
 
 pytestmark = pytest.mark.django_db
 
 CASES = corpus()
+# Every endpoint the corpus sends to, by its place here; its cases together (in the
+# corpus's order otherwise), so that each world is built once.
+ALL_ENDPOINTS = [*ENDPOINTS, *READS]
+BY_ENDPOINT = sorted(CASES, key=lambda case: ALL_ENDPOINTS.index(case.endpoint))
 
 
 def test_the_corpus_covers_every_class_and_endpoint() -> None:
@@ -48,13 +69,11 @@ def test_the_corpus_covers_every_class_and_endpoint() -> None:
     }
 
 
-def build_world(
-    case: Case, owner: Any, ann: Any, bob: Any, make_user: Callable[[str], Any]
-) -> dict[str, Any]:
-    """Only what ``case`` needs, so that the corpus runs in seconds: the digital duel (ann
-    in seat 0, to move; bob in seat 1; olga owns it without a seat), a physical game
-    olga records (awaiting its first deal), or a club Dora directs."""
-    endpoint = case.endpoint
+def build_world(endpoint: Endpoint) -> dict[str, Any]:
+    """Only what ``endpoint``'s cases need: the digital duel (ann in seat 0, to move; bob
+    in seat 1; olga owns it without a seat), a physical game olga records (awaiting its
+    first deal), or a club Dora directs."""
+    owner, ann, bob = make_user("olga"), make_user("ann"), make_user("bob")
     games: dict[str, int] = {}
     callers = {"player": ann, "owner": owner, "anonymous": None}
     club = None
@@ -120,11 +139,24 @@ def assert_json_error(response: Any, case: Case) -> None:
     assert isinstance(body["code"], str) and body["code"] and isinstance(body["message"], str)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
-def test_a_hostile_request_is_never_a_5xx(
-    case: Case, owner: Any, ann: Any, bob: Any, make_user: Callable[[str], Any]
-) -> None:
-    world = build_world(case, owner, ann, bob, make_user)
+@pytest.fixture(scope="module")
+def world(
+    request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any
+) -> Iterator[dict[str, Any]]:
+    """The world of one endpoint (``request.param``: its place in ALL_ENDPOINTS), for all
+    its cases."""
+    with shared_world(django_db_blocker):
+        yield build_world(ALL_ENDPOINTS[request.param])
+
+
+@pytest.mark.parametrize(
+    ("world", "case"),
+    [(ALL_ENDPOINTS.index(case.endpoint), case) for case in BY_ENDPOINT],
+    ids=[case.id for case in BY_ENDPOINT],
+    indirect=["world"],
+    scope="module",
+)
+def test_a_hostile_request_is_never_a_5xx(world: dict[str, Any], case: Case) -> None:
     endpoint = case.endpoint
     client = client_for(world["callers"][endpoint.caller])
     client.raise_request_exception = False

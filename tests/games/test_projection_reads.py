@@ -13,7 +13,7 @@ from games.models import Game, GameEvent
 from games.services import SeatSpec
 from tests.support.games import new_game, play
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from games import selectors, services, store
 from games.models import Game, GameEvent, OutboxMessage, Source
 from tests.support.games import a_legal_move, new_game, play
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def stored_state(game_id: int) -> Any:

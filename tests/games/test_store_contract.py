@@ -18,7 +18,7 @@ from games.models import Game, GameEvent, OutboxMessage, Source
 from games.services import SeatSpec
 from tests.support.games import new_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def physical_game(owner: Any) -> Game:

@@ -15,7 +15,7 @@ from league.names import name_key
 from league.search import search_club
 from tests.support.tournaments import make_tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.mark.parametrize(

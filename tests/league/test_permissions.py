@@ -5,18 +5,23 @@ player, scorekeeper and director; the director of another club (foreign). Reads 
 public, but a draft round is shown to the club's directors and scorekeepers only
 (others get 404, as for a round that does not exist). Writes need the club's director
 (anonymous: 401; any other role: 403), except opening a club game, which its
-scorekeepers may too. A refused write changes nothing."""
+scorekeepers may too. A refused write changes nothing.
+
+The world is built once for the module; each case runs in a savepoint of it, rolled back
+after the case (tests/support/worlds.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from league import services
-from league.models import ClubGame, LeagueWrite, Player, Registration, Round, Tournament
+from league.models import Club, ClubGame, LeagueWrite, Membership, Player, Registration, Round, Tournament
 from tests.support.games import client_for
 from tests.support.league import write
+from tests.support.worlds import make_user, shared_world
 
 pytestmark = pytest.mark.django_db
 
@@ -66,8 +71,26 @@ for name, _method, _path, _body, expected in MATRIX:
         expected.update({"outsider": 404, "player": 404, "foreign": 404})
 
 
-@pytest.fixture
-def world(staff: dict[str, Any]) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    with shared_world(django_db_blocker):
+        yield build_world()
+
+
+def build_staff() -> dict[str, Any]:
+    """As the ``staff`` fixture (tests/league/conftest.py): a club and one user in each role."""
+    club = Club.objects.create(name="Kings", slug="kings")
+    other = Club.objects.create(name="Queens", slug="queens")
+    users = {name: make_user(name) for name in ("director", "scorekeeper", "player", "outsider", "foreign")}
+    Membership.objects.create(club=club, user=users["director"], role=Membership.Role.DIRECTOR)
+    Membership.objects.create(club=club, user=users["scorekeeper"], role=Membership.Role.SCOREKEEPER)
+    Membership.objects.create(club=club, user=users["player"], role=Membership.Role.PLAYER)
+    Membership.objects.create(club=other, user=users["foreign"], role=Membership.Role.DIRECTOR)
+    return {"club": club, "other": other, **users}
+
+
+def build_world() -> dict[str, Any]:
+    staff = build_staff()
     club = staff["club"]
     director = staff["director"]
     tournaments = []

@@ -8,20 +8,26 @@ UTF-8 or a bad percent escape reach the server as written. Each page is also ask
 for with unknown, zero and out-of-range ids in its path. The user is one the page
 serves (a director for the desk, a scorekeeper for the record page, the seated player
 for the play page). When the answer is a refusal (a 4xx, or a redirect with an error
-message, as the desk answers), no row of any table has changed."""
+message, as the desk answers), no row of any table has changed.
+
+The hostile values come in classes (``HOSTILE_CLASSES``); each field gets one value of
+every class, the values taking turns from field to field over the whole audit, so every
+form sees every class and every value is sent somewhere (checked by
+``test_every_form_sees_every_class_and_every_value_is_sent``). The scene is built once for
+the module; each request's test runs in a savepoint of it (tests/support/worlds.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote_plus
 
 import pytest
-from django.apps import apps
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.test import Client
-from django.urls import path
+from django.urls import path, resolve
 from django.utils import timezone
 
 from games.models import Game
@@ -33,6 +39,8 @@ from tests.games.hostile import QUERY_VALUES
 from tests.support.record import club_night
 from tests.support.record import record as record_entry
 from tests.support.web_games import live_table, seat_at_tournament
+from tests.support.web_routes import FORM_POST, LEFT_OUT, LEFT_OUT_PREFIXES, Route, site_routes
+from tests.support.worlds import app_models, make_user, row_counts, shared_world
 
 # Raw, already URL-encoded values: the API corpus's query values and some more.
 HOSTILE: dict[str, str] = {
@@ -47,6 +55,22 @@ HOSTILE: dict[str, str] = {
     "card_like": "10%E2%99%A5",
     "fraction_zero": "1%2F0",
 }
+
+# Every HOSTILE value in one class; a field gets one value of each class (``hostile_at``).
+HOSTILE_CLASSES: dict[str, tuple[str, ...]] = {
+    "unicode digits": ("superscript_two", "fullwidth_one", "arabic_indic"),
+    "number forms": ("minus1", "plus1", "float", "space", "zero"),
+    "magnitudes": ("huge", "over_bound", "int5000digits", "neg_huge"),
+    "encodings": ("nul", "overlong_utf8", "bad_percent", "latin1", "lone_surrogate", "nul_in_digits"),
+    "texts": ("empty", "long5000", "markup", "card_like", "fraction_zero"),
+}
+
+
+def hostile_at(turn: int) -> dict[str, str]:
+    """The HOSTILE values (name: raw value) sent at the audit's ``turn``-th field: one of
+    each class, the next one of each at the next field."""
+    return {names[turn % len(names)]: HOSTILE[names[turn % len(names)]] for names in HOSTILE_CLASSES.values()}
+
 
 # Sent only at the fields that take a number (``Page.numbers``): huge and tiny numbers,
 # not-a-numbers, and fractions with huge denominators, raw and URL-encoded.
@@ -286,6 +310,15 @@ PAGES: list[Page] = [
         numbers=("from_round",),
         texts=("name",),
     ),
+    Page("door: the list's page", "GET", "/tournaments/{tournament}/desk/door", "director"),
+    Page(
+        "set the language",
+        "POST",
+        "/i18n/setlang/",
+        "anonymous",
+        base=(("language", "fr"), ("next", "/")),
+        fields=("language", "next"),
+    ),
     Page(
         "door: preview a list",
         "POST",
@@ -500,7 +533,65 @@ PAGES: list[Page] = [
     ),
     Page("my tables", "GET", "/mine/tables", "scorekeeper"),
     Page("my games", "GET", "/mine/games", "ann"),
+    # the other pages of the URL configuration (test_the_audit_has_every_route_of_the_site)
+    Page("home", "GET", "/", "ann"),
+    Page("game record undo", "GET", "/games/{physical}/record/undo", "scorekeeper"),
+    Page("club search", "GET", "/clubs/{slug}/search", "anonymous", fields=("q",)),
+    Page("table link", "GET", "/t/{table}", "ann"),
+    Page(
+        "print pairings",
+        "GET",
+        "/tournaments/{tournament}/print/pairings",
+        "director",
+        fields=("by", "round"),
+    ),
+    Page(
+        "print standings",
+        "GET",
+        "/tournaments/{tournament}/print/standings",
+        "director",
+        fields=("after_round",),
+    ),
+    Page(
+        "print slips", "GET", "/tournaments/{tournament}/print/slips", "director", fields=("layout", "round")
+    ),
+    Page(
+        "print score sheets",
+        "GET",
+        "/tournaments/{tournament}/print/score-sheets",
+        "director",
+        fields=("round",),
+    ),
+    Page("projector", "GET", "/tournaments/{tournament}/projector", "anonymous"),
+    Page("projector live part", "GET", "/tournaments/{tournament}/projector/live", "anonymous"),
 ]
+
+
+# Routes of the site this audit sends nothing to, and why (the API and the admin are left
+# out as by the page audits: tests/support/web_routes.py's LEFT_OUT_PREFIXES).
+NOT_HOSTILE: dict[str, str] = {
+    "login": "Django's own sign-in (its throttle's hostile input: tests/config/test_login_throttle.py)",
+    "logout": "Django's own: POST only, reads no field",
+    "password_change": "Django's own form (tests/web/test_account.py)",
+    "password_change_done": "Django's own page, reads no input",
+    "healthz": "JSON for the monitors, reads no input",
+    "favicon.ico": "a redirect to the icon's static file, reads no input",
+    "desk-correct-hand": (
+        "needs a scored hand and the scene is mid-hand: its hostile values are "
+        "tests/web/test_desk_corrections.py::test_hostile_values_are_refused_plainly_never_a_500's"
+    ),
+}
+
+
+def outside(route: Route) -> bool:
+    return any(route.route.startswith(prefix) for prefix in LEFT_OUT_PREFIXES)
+
+
+# Each (page, field)'s turn in the rotation of HOSTILE values, in the order of PAGES.
+TURNS: dict[tuple[str, str], int] = {}
+for _page in PAGES:
+    for _field in _page.fields:
+        TURNS[(_page.name, _field)] = len(TURNS)
 
 
 @dataclass
@@ -517,10 +608,17 @@ class Scene:
         return text.format(**ids)
 
 
-@pytest.fixture
-def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
+@pytest.fixture(scope="module")
+def scene(django_db_setup: None, django_db_blocker: Any) -> Iterator[Scene]:
+    """Built once for the module (each test a savepoint in it, see tests/support/worlds.py)."""
+    with shared_world(django_db_blocker):
+        yield build_scene()
+
+
+def build_scene() -> Scene:
     """The digital live table at a published tournament (round 2 a draft), and a
     physical table of another club at its showdown (Bo knocked)."""
+    owner, ann, bob = make_user("olga"), make_user("ann"), make_user("bob")
     director, scorekeeper = make_user("dina"), make_user("sam2")
     table = live_table(owner, ann, bob, director, scorekeeper)
     seated = seat_at_tournament(table)
@@ -566,14 +664,10 @@ def scene(owner: Any, ann: Any, bob: Any, make_user: Any) -> Scene:
 
 
 def counts(rows: bool = False) -> dict[str, Any]:
-    """How many rows every table of the project's apps holds; with ``rows`` (for a form
-    post) also what the tournaments, rounds and registrations hold, so that a refused
-    edit is seen to change no setting, seat or status."""
-    found: dict[str, Any] = {
-        model._meta.label: model._default_manager.count()
-        for label in ("games", "league", "web")
-        for model in apps.get_app_config(label).get_models()
-    }
+    """How many rows every table of the project's apps holds (one query); with ``rows``
+    (for a form post) also what the tournaments, rounds and registrations hold, so that a
+    refused edit is seen to change no setting, seat or status."""
+    found: dict[str, Any] = dict(row_counts(app_models("games", "league", "web")))
     if rows:
         for model in (Tournament, Round, Registration):
             found[f"{model._meta.label} rows"] = sorted(map(repr, model.objects.values_list()))
@@ -628,7 +722,7 @@ def test_hostile_values_get_no_500_and_a_refusal_writes_nothing(scene: Scene, pa
     baseline = send(client, scene, page, {})
     assert baseline.status_code < 500, (page.name, baseline.status_code)
     for field in page.fields:
-        for value in HOSTILE.values():
+        for value in hostile_at(TURNS[(page.name, field)]).values():
             problem = check(client, scene, page, {field: value})
             if problem:
                 problems.append(problem)
@@ -649,6 +743,36 @@ def test_hostile_values_get_no_500_and_a_refusal_writes_nothing(scene: Scene, pa
             if problem:
                 problems.append(problem)
     assert not problems, "\n".join(problems)
+
+
+def test_every_form_sees_every_class_and_every_value_is_sent() -> None:
+    classified = [name for names in HOSTILE_CLASSES.values() for name in names]
+    assert sorted(classified) == sorted(HOSTILE), "each HOSTILE value in exactly one class"
+    sent: set[str] = set()
+    for page in PAGES:
+        seen = [set(hostile_at(TURNS[(page.name, field)])) for field in page.fields]
+        sent.update(*seen)
+        for names in seen:  # every field (so every form with a field) gets every class
+            assert all(set(names) & set(members) for members in HOSTILE_CLASSES.values()), page.name
+    assert sent == set(HOSTILE), set(HOSTILE) - sent
+    assert len({page.name for page in PAGES}) == len(PAGES)
+
+
+@pytest.mark.django_db
+def test_the_audit_has_every_route_of_the_site(scene: Scene) -> None:
+    """Every route of the URL configuration (tests/support/web_routes.py) is sent hostile
+    input here, or is left out of this audit with a reason."""
+    sent = set()
+    for page in PAGES:
+        match = resolve(scene.fill(page.path))
+        sent.add(f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name)
+    routes = site_routes()
+    missing = [r.route for r in routes if r.key not in sent and r.key not in NOT_HOSTILE and not outside(r)]
+    assert not missing, f"no hostile input is sent to {missing} (add a Page, or to NOT_HOSTILE with why)"
+    assert not sent & set(NOT_HOSTILE), sent & set(NOT_HOSTILE)
+    assert set(NOT_HOSTILE) <= {r.key for r in routes}, set(NOT_HOSTILE) - {r.key for r in routes}
+    # the form posts the page audits leave out are audited here
+    assert {key for key, why in LEFT_OUT.items() if why == FORM_POST} <= sent
 
 
 UNKNOWN_IDS = ("0", "999999", "9223372036854775808", "9" * 40)

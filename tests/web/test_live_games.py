@@ -5,9 +5,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.request import urlopen
 
+import pytest
+
 from games.models import GameEvent
 from games.services import SeatSpec
 from tests.support.games import new_game
+
+pytestmark = pytest.mark.both_databases
 
 
 def test_a_live_server_test_writes_a_game_and_its_teardown_clears_it(

@@ -12,6 +12,7 @@ recorders. Anonymous visitors are sent to sign in. A refused post changes nothin
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from django.test import Client
 from league import checkin, people
 from league.models import Club, Invitation, Membership, Player, SelfCheckIn, TableScorekeeper
 from tests.support.tournaments import add_round, make_tournament, players
+from tests.support.worlds import make_user, shared_world
 
 pytestmark = pytest.mark.django_db
 
@@ -87,8 +89,14 @@ MATRIX: list[tuple[str, str, str, dict[str, str], dict[str, int]]] = [
 ]
 
 
-@pytest.fixture
-def world(make_user: Any) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Built once for the module; each test runs in a savepoint of it (tests/support/worlds.py)."""
+    with shared_world(django_db_blocker):
+        yield build_world()
+
+
+def build_world() -> dict[str, Any]:
     club = Club.objects.create(name="Riverside", slug="riverside")
     other = Club.objects.create(name="Hilltop", slug="hilltop")
     users = {name: make_user(name) for name in ("director", "scorekeeper", "player", "outsider", "foreign")}

@@ -133,3 +133,16 @@ def test_the_round_length_is_set_in_the_tournament_form(cup: Cup, make_user: Any
     assert re.search(r'name="round_minutes"[^>]*value="50"', page) and "disabled" not in re.search(
         r'<input[^>]*name="round_minutes"[^>]*>', page
     ).group(0)  # type: ignore[union-attr]
+
+
+def test_a_club_search_with_a_nul_finds_nothing_and_is_no_500(
+    cup: Cup, django_assert_num_queries: Any
+) -> None:
+    """PostgreSQL's text cannot hold a NUL: the query is answered empty, never sent there."""
+    from league.search import search_club
+
+    with django_assert_num_queries(0):
+        assert search_club(cup.club, "A\x00n", user=None).players == []
+    response = Client(raise_request_exception=False).get(f"/clubs/{cup.club.slug}/search?q=A%00n")
+    assert response.status_code == 200
+    assert response.context["found"].players == [] and response.context["found"].tournaments == []

@@ -138,6 +138,7 @@ def test_projections_status_lists_what_is_behind_and_failing(
     assert f"knock ratings of club {first.club_id} (corner): current" in out.getvalue()
 
 
+@pytest.mark.broker  # in CI /healthz reads the real worker's heartbeat (the serial pass's cache prefix)
 def test_healthz_counts_failing_projections_and_names_them_to_staff_only(
     two_cups: tuple[Tournament, Tournament, int, int], poisoned: None, make_user: Any
 ) -> None:

@@ -24,6 +24,8 @@ from tests.support.games import client_for
 from tests.support.standings_rows import stored_rows
 from tests.support.tournaments import add_round, command, make_tournament, open_game, players, record_hand
 
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.fixture
 def club(db: None) -> Club:

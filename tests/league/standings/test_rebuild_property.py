@@ -19,7 +19,7 @@ from league.standings import table_result
 from tests.support.standings_rows import stored_rows
 from tests.support.tournaments import add_round, command, make_tournament, open_game, players, record_hand
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 OPERATIONS = st.lists(
     st.tuples(

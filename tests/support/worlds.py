@@ -1,0 +1,71 @@
+"""Data built once for many tests, and one query for "nothing was written".
+
+A corpus or a matrix sends hundreds of requests at the same few rows. Rebuilding those
+rows for each case cost most of the suite's time; instead a module- (or parameter-)
+scoped fixture builds them once inside :func:`shared_world` — a transaction that is
+rolled back when the fixture ends — and each test's own transaction (pytest-django's
+``django_db``) is a savepoint inside it, rolled back after the case. Every case still
+starts from the same rows, and no case sees another's writes::
+
+    @pytest.fixture(scope="module")
+    def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+        with shared_world(django_db_blocker):
+            yield build_the_rows(make_user)
+
+Only for tests that do not commit (plain ``django_db``); a transactional test would
+commit the world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import connection, models, transaction
+from django.test import override_settings
+
+# Hashing with the production hasher costs a third of a second per user (as make_user).
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_user(username: str) -> Any:
+    """A user made as the ``make_user`` fixture makes one (password ``pw-<username>``)."""
+    with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        return get_user_model().objects.create_user(username=username, password="pw-" + username)
+
+
+@contextmanager
+def shared_world(django_db_blocker: Any) -> Iterator[None]:
+    """Database access and a transaction around rows many tests share; rolled back at
+    the end, whatever happened."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+
+
+def app_models(*labels: str) -> list[type[models.Model]]:
+    """Every model of the apps ``labels`` with a table of its own (proxies left out)."""
+    return [
+        model
+        for label in labels
+        for model in apps.get_app_config(label).get_models()
+        if not model._meta.proxy
+    ]
+
+
+def row_counts(tables: Iterable[type[models.Model]]) -> dict[str, int]:
+    """How many rows each model's table holds, in one query (``SELECT (SELECT COUNT(*)
+    FROM a), (SELECT COUNT(*) FROM b), ...``) rather than one a table."""
+    chosen = list(tables)
+    quote = connection.ops.quote_name
+    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in chosen)
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        row = cursor.fetchone()
+    assert row is not None
+    return {model._meta.label: int(count) for model, count in zip(chosen, row, strict=True)}
