@@ -144,7 +144,9 @@ def preview_list(
     filled = [(number, text) for number, text in given if text]
     if len(filled) > limits.MAX_LISTED_NAMES:
         raise _too_long()
-    keys = {name_key(text) for _, text in filled if len(text) <= limits.PLAYER_NAME_LENGTH}
+    # only a line that can be a name is looked up (a control character, NUL above all,
+    # never reaches the database: PostgreSQL's text refuses it outright)
+    keys = {name_key(text) for _, text in filled if _is_a_name(text)}
     players: dict[str, tuple[int, str]] = {}
     found = (
         Player.objects.filter(club_id=tournament.club_id, name_key__in=keys)
@@ -165,6 +167,16 @@ def preview_list(
     return ListPreview(tuple(listed), len(given) - len(filled), ignored_columns)
 
 
+def _is_a_name(text: str) -> bool:
+    if len(text) > limits.PLAYER_NAME_LENGTH:
+        return False
+    try:
+        limits.clean_text(text, "name", limits.PLAYER_NAME_LENGTH)
+    except limits.OutOfLimits:
+        return False
+    return True
+
+
 def _verdict(
     number: int,
     text: str,
@@ -174,9 +186,7 @@ def _verdict(
 ) -> ListedName:
     if len(text) > limits.PLAYER_NAME_LENGTH:
         return ListedName(number, text, TOO_LONG)
-    try:
-        limits.clean_text(text, "name", limits.PLAYER_NAME_LENGTH)
-    except limits.OutOfLimits:
+    if not _is_a_name(text):
         return ListedName(number, text, NOT_A_NAME)
     key = name_key(text)
     if not key:  # nothing but marks: reads as no name

@@ -79,6 +79,20 @@ def test_the_preview_says_new_existing_and_why_not_and_writes_nothing(
     assert tournament.registrations.count() == 1
 
 
+@pytest.mark.both_databases
+def test_a_line_with_a_control_character_is_no_name_and_never_reaches_the_database(
+    club: Club, people: dict[str, Any], director: Client
+) -> None:
+    """PostgreSQL's text refuses a NUL outright: such a line was looked up and answered 500."""
+    tournament = make_tournament(club, people["director"])
+    response = director.post(
+        f"/tournaments/{tournament.pk}/desk/door/preview", {"names": "Ann\nB\x00o\nC\x07y"}
+    )
+    assert response.status_code == 200
+    verdicts = [(n.line, n.verdict) for n in response.context["preview"].names]
+    assert verdicts == [(1, "new"), (2, "not_a_name"), (3, "not_a_name")]
+
+
 def test_confirm_registers_them_all_once_checked_in(
     club: Club, people: dict[str, Any], director: Client
 ) -> None:

@@ -23,6 +23,7 @@ from django.utils import translation
 
 from league.figures import rounded
 from tests.support.catalogue import placeholders, read_po
+from tests.support.celery import eager_tasks
 from tests.support.public import Cup, autumn_cup
 from web.refusals import refusal
 from web.templatetags.numbers import figure
@@ -176,9 +177,13 @@ def test_a_decimal_is_written_with_the_readers_separator() -> None:
 
 
 @pytest.fixture
-def cup(owner: Any, django_capture_on_commit_callbacks: Any) -> Cup:
-    with django_capture_on_commit_callbacks(execute=True):
-        return autumn_cup(owner)
+def cup(owner: Any, django_capture_on_commit_callbacks: Any) -> Iterator[Cup]:
+    # The outbox's tasks (the standings refresh that lists the corrections) run after each
+    # commit, eagerly: with a broker (CI) they would wait for a worker
+    with eager_tasks():
+        with django_capture_on_commit_callbacks(execute=True):
+            made = autumn_cup(owner)
+        yield made
 
 
 def test_a_page_asked_for_in_french_by_the_browser_is_in_french(cup: Cup) -> None:
