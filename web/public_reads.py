@@ -19,6 +19,9 @@ from fractions import Fraction
 
 from django.db import connection
 from django.db.models import Max, Q
+from django.http import Http404
+from django.utils.http import quote_etag
+from django.utils.translation import get_language
 
 from league.models import Player, Round, StandingsState, TableSeat, Tournament
 from league.selectors import RoundTable, round_tables
@@ -150,6 +153,23 @@ def _marker_sql() -> str:
         f"FROM {tournament} t LEFT JOIN {state} s ON s.tournament_id = t.id "
         "WHERE t.id = %s AND t.status IN (%s, %s, %s)"
     )
+
+
+def public_tournament_or_404(tournament_id: int) -> Tournament:
+    tournament = public_tournament(tournament_id)
+    if tournament is None:
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def live_etag(tournament_id: int) -> str:
+    """The live parts' ETag (the public page's and the projector's): the
+    :func:`live_marker`, and the reader's language (a part worded in another language is
+    another version); a 404 when the tournament is not public."""
+    marker = live_marker(tournament_id)
+    if marker is None:
+        raise Http404("No such tournament.")
+    return quote_etag(f"{marker}-{get_language()}")
 
 
 def live_marker(tournament_id: int) -> str | None:

@@ -18,19 +18,17 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.http import quote_etag
-from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from league.clock import tournament_clock
 from league.models import Tournament
 from league.tables import PlayerLine, round_tables, shown_round
 from web import public_standings
-from web.public_reads import live_marker, public_tournament
+from web.public_reads import live_etag, public_tournament_or_404
 
 POLL_SECONDS = 5
 # What fits one 1920x1080 screen at the view's type (32 px, 28 px at the least): the
@@ -84,25 +82,10 @@ def screens(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _tournament(tournament_id: int) -> Tournament:
-    tournament = public_tournament(tournament_id)
-    if tournament is None:
-        raise Http404("No such tournament.")
-    return tournament
-
-
-def _etag(tournament_id: int) -> str:
-    marker = live_marker(tournament_id)
-    if marker is None:
-        raise Http404("No such tournament.")
-    # the part is worded in the reader's language: another language is another version
-    return quote_etag(f"{marker}-{get_language()}")
-
-
 @require_safe
 def projector_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament(tournament_id)
-    etag = _etag(tournament.pk)
+    tournament = public_tournament_or_404(tournament_id)
+    etag = live_etag(tournament.pk)
     context = screens(tournament) | {
         "poll_seconds": POLL_SECONDS,
         "live_headers": json.dumps({"If-None-Match": etag}),
@@ -113,12 +96,12 @@ def projector_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_safe
 def projector_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The view's live part: what it polls (a 304 when nothing changed)."""
-    etag = _etag(tournament_id)
+    etag = live_etag(tournament_id)
     unchanged = get_conditional_response(request, etag=etag)
     if unchanged is not None:
         unchanged["ETag"] = etag
         return unchanged
-    tournament = _tournament(tournament_id)
+    tournament = public_tournament_or_404(tournament_id)
     context = screens(tournament) | {
         "poll_seconds": POLL_SECONDS,
         "live_headers": json.dumps({"If-None-Match": etag}),

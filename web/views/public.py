@@ -16,12 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.http import quote_etag
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -32,9 +30,9 @@ from league.models import Player, Tournament
 from league.selectors import clubs_with_player_counts
 from web import public_standings
 from web.public_reads import (
-    live_marker,
+    live_etag,
     player_record,
-    public_tournament,
+    public_tournament_or_404,
     running_tournaments,
     tournament_rounds,
 )
@@ -59,13 +57,6 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _tournament_or_404(tournament_id: int) -> Any:
-    tournament = public_tournament(tournament_id)
-    if tournament is None:
-        raise Http404("No such tournament.")
-    return tournament
-
-
 def _live_context(tournament: Any, etag: str) -> dict[str, Any]:
     """What the live part shows; ``etag`` is read before it, so a change landing in
     between makes the next poll fetch the part again (never the other way round)."""
@@ -82,17 +73,9 @@ def _live_context(tournament: Any, etag: str) -> dict[str, Any]:
     }
 
 
-def _etag(tournament_id: int) -> str:
-    marker = live_marker(tournament_id)
-    if marker is None:
-        raise Http404("No such tournament.")
-    # the part is worded in the reader's language: another language is another version
-    return quote_etag(f"{marker}-{get_language()}")
-
-
 @require_safe
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament_or_404(tournament_id)
+    tournament = public_tournament_or_404(tournament_id)
     query = public_standings.parse_query(request.GET, tournament)
     context: dict[str, Any] = {
         "query": query,
@@ -100,7 +83,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "corrections": public_standings.corrections(tournament),
     }
     if query.is_live:
-        context |= _live_context(tournament, _etag(tournament.pk))
+        context |= _live_context(tournament, live_etag(tournament.pk))
     else:
         context |= {
             "tournament": tournament,
@@ -113,12 +96,12 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_safe
 def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The live part of the tournament page: what htmx polls (a 304 when unchanged)."""
-    etag = _etag(tournament_id)
+    etag = live_etag(tournament_id)
     unchanged = get_conditional_response(request, etag=etag)
     if unchanged is not None:
         unchanged["ETag"] = etag
         return unchanged
-    tournament = _tournament_or_404(tournament_id)
+    tournament = public_tournament_or_404(tournament_id)
     response = render(request, "public/_live.html", _live_context(tournament, etag))
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
