@@ -17,12 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib import messages
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils import timezone
 
-from web.forms import posted_key
+from core.errors import DomainError
+from web.forms import BadField, posted_key
 from web.models import LOCATION_LENGTH, MESSAGE_LENGTH, FormPost
+from web.refusals import words
 
 KEEP_FORM_POSTS = timedelta(days=7)
 
@@ -62,6 +66,25 @@ def once(request: HttpRequest, scope: str, action: Callable[[], Outcome]) -> Out
         if earlier is None:
             raise
         return Outcome(earlier.location, earlier.message, repeated=True)
+
+
+def act(request: HttpRequest, scope: str, action: Callable[[], Outcome], fallback: str) -> HttpResponse:
+    """Run a write once per form (:func:`once`) and redirect where it says, its message
+    flashed; a refusal is flashed in words (:mod:`web.refusals`) and changes nothing."""
+    try:
+        outcome = once(request, scope, action)
+    except DomainError as exc:  # league.services.LeagueError among them
+        messages.error(request, words(exc))
+        return redirect(fallback)
+    if outcome.message:
+        messages.success(request, outcome.message)
+    return redirect(outcome.location)
+
+
+def refused(request: HttpRequest, exc: BadField, back: str) -> HttpResponse:
+    """A bad posted field: said (naming the field), nothing changed."""
+    messages.error(request, exc.message)
+    return redirect(back)
 
 
 def purge(older_than: timedelta = KEEP_FORM_POSTS) -> int:

@@ -15,9 +15,9 @@ from django.views.decorators.http import require_POST
 
 from league import clock
 from league.models import Round
-from web.desk.common import act as desk_act
 from web.desk.common import desk_url, director_tournament
 from web.once import Outcome
+from web.once import act as desk_act
 
 
 def _round(request: HttpRequest, pk: int, number: int) -> Round:

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 
 from league import limits, services
 from league.models import Registration
-from web.desk.common import act, desk_url, director_tournament, refused
+from web.desk.common import desk_url, director_tournament
 from web.forms import BadField, posted_text, posted_whole
-from web.once import Outcome
+from web.once import Outcome, act, refused
 
 
 @login_required

@@ -17,9 +17,9 @@ from league.seating import notes as say
 from league.seating.notes import note_of
 from league.selectors import round_tables
 from league.wording import change_text, round_names
-from web.desk.common import act, desk_url, director_tournament, refused
+from web.desk.common import desk_url, director_tournament
 from web.forms import BadField, posted_text, posted_whole
-from web.once import Outcome
+from web.once import Outcome, act, refused
 
 
 @login_required

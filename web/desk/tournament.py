@@ -15,9 +15,9 @@ from league import clock, services
 from league.access import require_director
 from league.limits import LATE_FIELDS
 from league.models import Club, Tournament
-from web.desk.common import act, desk_url, director_tournament, is_htmx
+from web.desk.common import desk_url, director_tournament, is_htmx
 from web.desk.forms import TournamentForm, initial_of
-from web.once import Outcome, once
+from web.once import Outcome, act, once
 
 # --- the tournament form ------------------------------------------------------------------
 

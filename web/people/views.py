@@ -28,7 +28,7 @@ from league.access import require_director
 from league.codes import grouped
 from league.models import Club, Invitation, Player, Table, Tournament
 from web.forms import BadField, posted_text, posted_whole
-from web.once import Outcome, once
+from web.once import Outcome, act, once, refused
 from web.paper.qr import qr_svg
 from web.people.words import ROLE_WORDS, STATE_WORDS, refusal_text
 
@@ -44,23 +44,6 @@ def _club(request: HttpRequest, slug: str) -> Club:
 
 def people_url(club: Club, anchor: str = "") -> str:
     return reverse("club-people", args=[club.slug]) + (f"#{anchor}" if anchor else "")
-
-
-def _act(request: HttpRequest, scope: str, action: Callable[[], Outcome], back: str) -> HttpResponse:
-    """Run a write once per form; a refusal is said in words and changes nothing."""
-    try:
-        outcome = once(request, scope, action)
-    except DomainError as exc:
-        messages.error(request, refusal_text(exc))
-        return redirect(back)
-    if outcome.message:
-        messages.success(request, outcome.message)
-    return redirect(outcome.location)
-
-
-def _refused(request: HttpRequest, exc: BadField, back: str) -> HttpResponse:
-    messages.error(request, exc.message)
-    return redirect(back)
 
 
 def _club_player(club: Club, post: Any, name: str = "player") -> Player | None:
@@ -119,7 +102,7 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         name = posted_text(request.POST, "name", _("The player's name"), limits.PLAYER_NAME_LENGTH)
     except BadField as exc:
-        return _refused(request, exc, back)
+        return refused(request, exc, back)
     if not name:
         messages.error(request, _("Type the player's name."))
         return redirect(back)
@@ -135,7 +118,7 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
         player = people.add_player(club, name)
         return Outcome(back, _("%(name)s added to the club's players.") % {"name": player.name})
 
-    return _act(request, "people-add", add, back)
+    return act(request, "people-add", add, back)
 
 
 @login_required
@@ -147,7 +130,7 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         player = _club_player(club, request.POST)
     except BadField as exc:
-        return _refused(request, exc, back)
+        return refused(request, exc, back)
     role = request.POST.get("role", "")
     return _issue(
         request,
@@ -237,7 +220,7 @@ def withdraw(request: HttpRequest, slug: str, invitation_id: int) -> HttpRespons
         people.withdraw(invitation, request.user)
         return Outcome(back, _("The invitation is withdrawn: its code no longer works."))
 
-    return _act(request, f"people-withdraw-{invitation.pk}", close, back)
+    return act(request, f"people-withdraw-{invitation.pk}", close, back)
 
 
 @login_required
@@ -263,7 +246,7 @@ def change_role(request: HttpRequest, slug: str) -> HttpResponse:
             said = _("%(name)s is no longer a %(role)s.") if gone else _("%(name)s was not a %(role)s.")
         return Outcome(back, said % words)
 
-    return _act(request, "people-role", change, back)
+    return act(request, "people-role", change, back)
 
 
 @login_required
@@ -287,7 +270,7 @@ def player_login(request: HttpRequest, slug: str, player_id: int) -> HttpRespons
         words = {"name": player.name, "login": user.get_username()}
         return Outcome(back, _("%(login)s is now %(name)s's login.") % words)
 
-    return _act(request, f"people-login-{player.pk}", change, back)
+    return act(request, f"people-login-{player.pk}", change, back)
 
 
 @login_required
@@ -303,7 +286,7 @@ def assign_table(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     try:
         user_id = posted_whole(request.POST, "user", _("The scorekeeper"), 1, limits.MAX_ID, required=False)
     except BadField as exc:
-        return _refused(request, exc, back)
+        return refused(request, exc, back)
 
     def assign() -> Outcome:
         made = people.assign_scorekeeper(table, user_id, request.user)
@@ -315,7 +298,7 @@ def assign_table(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
         )
         return Outcome(back, said % words)
 
-    return _act(request, f"assign-{table.pk}", assign, back)
+    return act(request, f"assign-{table.pk}", assign, back)
 
 
 urlpatterns = [
