@@ -18,11 +18,10 @@ from core import DomainError
 from league import checkin, people
 from league.access import require_director
 from league.models import Registration, Tournament
-from web.once import Outcome, once
+from web.once import Outcome, act
 from web.paper.qr import qr_svg
-from web.people.words import refusal_text
 from web.public_reads import public_tournament
-from web.refusals import page_status
+from web.refusals import page_status, words
 
 
 def check_in_address(request: HttpRequest, tournament: Tournament, code: str) -> str:
@@ -65,13 +64,7 @@ def desk_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     if op not in ("open", "close"):
         messages.error(request, _("Choose whether to open or close self check-in."))
         return redirect(back)
-    try:
-        outcome = once(request, f"self-check-in-{tournament.pk}", change)
-    except DomainError as exc:
-        messages.error(request, refusal_text(exc))
-        return redirect(back)
-    messages.success(request, outcome.message)
-    return redirect(outcome.location)
+    return act(request, f"self-check-in-{tournament.pk}", change, back)
 
 
 @login_required
@@ -105,7 +98,7 @@ def self_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         checked = checkin.check_in_self(tournament, mine, typed)
     except DomainError as exc:
-        context.update(error=refusal_text(exc), typed=typed)
+        context.update(error=words(exc), typed=typed)
         return render(request, "people/check_in.html", context, status=page_status(exc))
     messages.success(request, _("%(name)s, you are checked in. Good luck!") % {"name": checked.player.name})
     return redirect(reverse("my-games"))

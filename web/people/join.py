@@ -23,8 +23,8 @@ from config import login_throttle
 from core import DomainError
 from league import codes, people
 from league.models import Invitation
-from web.people.words import ROLE_WORDS, refusal_text
-from web.refusals import page_status
+from web.people.words import ROLE_WORDS
+from web.refusals import page_status, words
 
 # The backend a new login is signed in with (settings lists the throttle's first).
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -37,7 +37,7 @@ def _locked(request: HttpRequest) -> int:
 def _refusal(request: HttpRequest, exc: DomainError, code: str) -> HttpResponse:
     if exc.code == "invitation_unknown":
         login_throttle.record_failure(login_throttle.client_address(request), None)
-    context = {"message": refusal_text(exc), "code": codes.grouped(codes.normalise(code))}
+    context = {"message": words(exc), "code": codes.grouped(codes.normalise(code))}
     return render(request, "people/join_refused.html", context, status=page_status(exc))
 
 
@@ -101,14 +101,14 @@ def join_page(request: HttpRequest, code: str) -> HttpResponse:
         claimed = people.claim(code, user)
     except DomainError as exc:
         if form is not None and exc.code == "username_taken":
-            form.add_error("username", refusal_text(exc))
+            form.add_error("username", words(exc))
             return render(request, "people/join.html", _context(invitation, code, form), status=409)
         return _refusal(request, exc, code)
     if form is not None:
         login(request, claimed.claimed_by, backend=BACKEND)
-    words = {"name": user.get_username(), "role": ROLE_WORDS.get(claimed.role, claimed.role)}
-    words["club"] = claimed.club.name
-    messages.success(request, _("Welcome, %(name)s: you are a %(role)s of %(club)s.") % words)
+    said = {"name": user.get_username(), "role": ROLE_WORDS.get(claimed.role, claimed.role)}
+    said["club"] = claimed.club.name
+    messages.success(request, _("Welcome, %(name)s: you are a %(role)s of %(club)s.") % said)
     return redirect(_where_to(claimed))
 
 

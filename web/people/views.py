@@ -30,7 +30,8 @@ from league.models import Club, Invitation, Player, Table, Tournament
 from web.forms import BadField, posted_text, posted_whole
 from web.once import Outcome, act, once, refused
 from web.paper.qr import qr_svg
-from web.people.words import ROLE_WORDS, STATE_WORDS, refusal_text
+from web.people.words import ROLE_WORDS, STATE_WORDS
+from web.refusals import words
 
 # Invitations listed besides the open ones: the latest used, withdrawn or expired.
 RECENT_INVITATIONS = 10
@@ -155,7 +156,7 @@ def _issue(
     try:
         outcome = once(request, scope, action)
     except DomainError as exc:
-        messages.error(request, refusal_text(exc))
+        messages.error(request, words(exc))
         return redirect(back)
     if not issued:
         messages.info(request, _("This invitation was made already; its code was shown then."))

@@ -7,9 +7,6 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from core import DomainError
-from web.refusals import words
-
 ROLE_WORDS: dict[str, Promise] = {
     "director": _("director"),
     "scorekeeper": _("scorekeeper"),
@@ -22,8 +19,3 @@ STATE_WORDS: dict[str, Promise] = {
     "withdrawn": _("withdrawn"),
     "expired": _("expired"),
 }
-
-
-def refusal_text(exc: DomainError) -> str:
-    """The words of a refusal (:mod:`web.refusals`, where every refusal is worded)."""
-    return words(exc)
