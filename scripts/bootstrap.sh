@@ -29,10 +29,19 @@ if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
     .venv/bin/python -m pip install --quiet --upgrade pip
 fi
-if [ -n "$extra" ]; then
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extra]"
-else
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+# pip resolves every requirement again even when nothing changed (seconds, and CI calls
+# this twice), so the install is skipped when .venv already holds this pyproject.toml's
+# requirements with this extra: the project itself is installed editable, so code changes
+# never need a reinstall.
+stamp=".venv/.installed${extra:+-$extra}"
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+    if [ -n "$extra" ]; then
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extra]"
+    else
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+    fi
+    echo "$wanted" >"$stamp"
 fi
 # The translations the pages read (locale/*/LC_MESSAGES/django.mo): built, never committed.
 bash scripts/i18n.sh compilemessages >/dev/null

@@ -13,26 +13,46 @@ fi
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-echo "== mypy --strict core engine games league api config web"
-.venv/bin/mypy --strict core engine games league api config web
+typecheck() {
+    echo "== mypy --strict core engine games league api config web"
+    .venv/bin/mypy --strict core engine games league api config web
+}
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then
-    # Against the services (CI): two passes that together run every test once. First the
-    # bulk on two xdist workers, each with its database (test_<name>_gw0, _gw1) and its
-    # cache prefix (tests/conftest.py); then, alone, the tests marked serial — the broker
-    # tests (the Celery worker .ci/run starts reads test_<name>, the serial pass's database),
-    # the browser tests and every test that commits (docs/testing.md).
+    # Against the services (CI): three passes that together run every test once on
+    # PostgreSQL, and the database-dependent ones again on SQLite (docs/testing.md).
+    # 1. The bulk on two xdist workers, each with its database (test_<name>_gw0, _gw1) and
+    #    its cache prefix (tests/conftest.py): they keep both cores busy.
     echo "== pytest (PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial)"
     .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" "$@"
-    echo "== pytest (PostgreSQL, serial)"
-    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@"
+    # 2. Alone, the tests marked serial — the broker tests (the Celery worker .ci/run starts
+    #    reads test_<name>, the serial pass's database), the browser tests and every test
+    #    that commits. They mostly wait (on the browser, the worker, the races' threads), so
+    #    the type check and 3. the SQLite pass run beside them, in their own process, with
+    #    no service of theirs in common; their output follows the serial pass's.
+    side_log="$(mktemp)"
+    (
+        typecheck
+        # 3. The store contract also holds on the embedded database: the tests marked
+        #    both_databases (the store contract, projections, settings, vendor-specific
+        #    query counts) run there too.
+        echo "== pytest (embedded SQLite, same contract: -m both_databases)"
+        env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests -p no:cacheprovider
+    ) >"$side_log" 2>&1 &
+    side_pid=$!
+    echo "== pytest (PostgreSQL, serial; mypy and the SQLite pass beside it)"
+    serial_status=0
+    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" || serial_status=$?
+    side_status=0
+    wait "$side_pid" || side_status=$?
+    cat "$side_log"
+    rm -f "$side_log"
+    if [ "$serial_status" != 0 ] || [ "$side_status" != 0 ]; then
+        echo "FAIL: serial pass exit $serial_status; mypy and SQLite pass exit $side_status"
+        exit 1
+    fi
 else
+    typecheck
     # Without services (the README's command): every test, on SQLite, in one process.
     echo "== pytest"
     .venv/bin/python -m pytest "$@"
-fi
-if [[ "${DATABASE_URL:-}" == postgres* ]]; then
-    # The store contract also holds on the embedded database: the tests marked both_databases
-    # (the store contract, projections, settings, vendor-specific query counts) run there too.
-    echo "== pytest (embedded SQLite, same contract: -m both_databases)"
-    env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests -p no:cacheprovider
 fi

@@ -13,13 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league import services
-from league.models import Club, Membership
+from league.models import Club, Membership, Tournament
 from tests.games.hostile import (
     LEAGUE_NUMBER_FIELDS,
     LEAGUE_TEXT_FIELDS,
@@ -28,6 +27,7 @@ from tests.games.hostile import (
     settings_corpus,
 )
 from tests.support.games import client_for
+from tests.support.worlds import app_models, row_digests
 
 pytestmark = pytest.mark.django_db
 
@@ -35,15 +35,11 @@ CORPUS = settings_corpus()
 SIX = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 
 
-def database_rows() -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of the games and league tables (the world is small): what "nothing
-    written" compares, contents and not only counts."""
-    return {
-        model._meta.label: sorted(map(repr, model._default_manager.values_list()))  # type: ignore[arg-type]
-        for label in ("games", "league")
-        for model in apps.get_app_config(label).get_models()
-        if model._meta.label != "league.LeagueWrite"  # the idempotency record of a write
-    }
+def database_rows() -> dict[str, str]:
+    """What every games and league table holds (:func:`row_digests`: contents, not only
+    counts, in one query on PostgreSQL): what "nothing written" compares. A write's
+    idempotency record (``LeagueWrite``) is left out."""
+    return row_digests(m for m in app_models("games", "league") if m._meta.label != "league.LeagueWrite")
 
 
 def world(make_user: Callable[..., Any]) -> dict[str, Any]:
@@ -150,3 +146,12 @@ def test_unknown_api_paths_are_the_json_404_for_any_method_and_caller(path: str,
             if method != "HEAD":
                 assert response.json()["code"] == "not_found", (who, method, path)
     assert database_rows() == before
+
+
+def test_nothing_written_sees_an_update_that_keeps_every_count(make_user: Callable[..., Any]) -> None:
+    """The comparison is of contents: a refusal that renamed a tournament would be caught."""
+    ids = world(make_user)
+    before = database_rows()
+    Tournament.objects.filter(pk=ids["tournament"]).update(name="Cup!")
+    after = database_rows()
+    assert [label for label in before if before[label] != after[label]] == ["league.Tournament"]

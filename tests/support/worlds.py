@@ -18,6 +18,7 @@ commit the world.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -69,3 +70,26 @@ def row_counts(tables: Iterable[type[models.Model]]) -> dict[str, int]:
         row = cursor.fetchone()
     assert row is not None
     return {model._meta.label: int(count) for model, count in zip(chosen, row, strict=True)}
+
+
+def row_digests(tables: Iterable[type[models.Model]]) -> dict[str, str]:
+    """What each model's table holds, as a digest: equal digests, equal rows (contents,
+    not only counts — a refused edit must update nothing either). On PostgreSQL one query
+    digests every table in the server (``md5`` of its rows as text, in order); elsewhere
+    each table is read and digested here."""
+    chosen = list(tables)
+    if connection.vendor == "postgresql":
+        quote = connection.ops.quote_name
+        digest_sql = "md5(COALESCE(string_agg(t::text, E'\\n' ORDER BY t::text), ''))"
+        sql = "SELECT " + ", ".join(f"(SELECT {digest_sql} FROM {quote(m._meta.db_table)} t)" for m in chosen)
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+            row = cursor.fetchone()
+        assert row is not None
+        return {model._meta.label: str(digest) for model, digest in zip(chosen, row, strict=True)}
+    return {
+        model._meta.label: hashlib.md5(
+            "\n".join(sorted(map(repr, model._default_manager.values_list()))).encode(), usedforsecurity=False
+        ).hexdigest()
+        for model in chosen
+    }
