@@ -29,6 +29,7 @@ and rank; unmatched cards in index order, jokers last.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import combinations
 from typing import Any
 
 from engine.cards import ALL_CARDS, Card, mask_to_cards
@@ -230,6 +231,168 @@ def best_arrangement(cards: Iterable[Card], ruleset: RuleSet) -> Arrangement:
         else:
             arrangement._deadwood = without >> 6
     return arrangement
+
+
+def tied_arrangements(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Arrangement, ...]:
+    """Every arrangement of ``cards`` with the least deadwood: :func:`best_arrangement`'s
+    choice first, then the others in the order of the tie-break (module docstring; with
+    jokers, after fewest unmatched cards and fewest set cards, the lowest meld masks).
+
+    Arrangements differ in which cards meld together. A run is not listed again split in
+    two (``3C 4C 5C`` and ``6C 7C 8C`` for ``3C … 8C``: the same cards, and the same ends
+    to lay off onto); a run holding a joker is, since the split moves the joker.
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.rules import get_ruleset
+    >>> tied = tied_arrangements(parse_cards("JC QC KC JD JH"), get_ruleset("knock"))
+    >>> [[str(m) for m in a.melds] for a in tied], [a.deadwood for a in tied]
+    ([['JC QC KC'], ['JC JD JH']], [20, 20])
+    """
+    cards = tuple(cards)
+    check_hand_size(len(cards))
+    hand = check_hand(cards, ruleset)  # raises, naming the duplicate or the joker
+    if hand >> 52:
+        return _tied_with_jokers(hand, ruleset.joker_value)
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    if not triples:  # no set possible: the runs are the only arrangement
+        return (arrange_mask(hand, ruleset.joker_value),)
+    table = _RUN_COST
+    keyed = []
+    for sets in _set_choices(hand, triples):
+        rest = hand ^ sets
+        cost = table[rest & 8191] + table[rest >> 13 & 8191] + table[rest >> 26 & 8191] + table[rest >> 39]
+        keyed.append((cost >> 6, cost << 6 | sets.bit_count(), sets))
+    least = min(keyed)[0]
+    # sorted like _natural_sets' choice: key, then the lowest set-card mask
+    return tuple(_lazy(hand, sets, least) for value, _, sets in sorted(keyed) if value == least)
+
+
+def _tied_with_jokers(hand: int, joker_value: int) -> tuple[Arrangement, ...]:
+    """:func:`tied_arrangements` of a hand holding jokers: every partition into melds
+    within the least deadwood, searched from the lowest card left (meld it or not)."""
+    best = arrange_mask(hand, joker_value)
+    target = best.deadwood
+    starting: dict[int, list[int]] = {}  # lowest card index -> masks of the melds it starts
+    for mask in _joker_hand_melds(hand):
+        starting.setdefault((mask & -mask).bit_length() - 1, []).append(mask)
+    found: list[tuple[int, ...]] = []
+
+    def visit(rest: int, spent: int, chosen: tuple[int, ...]) -> None:
+        if spent > target:
+            return
+        if not rest:
+            if spent == target:
+                found.append(chosen)
+            return
+        low = rest & -rest
+        index = low.bit_length() - 1
+        visit(rest ^ low, spent + (joker_value if index >= 52 else ALL_CARDS[index].value), chosen)
+        for mask in starting.get(index, ()):
+            if rest & mask == mask:
+                visit(rest ^ mask, spent, (*chosen, mask))
+
+    visit(hand, 0, ())
+    seen = {_tie_shape(meld.mask for meld in best.melds)}
+    others: dict[frozenset[tuple[int, bool]], tuple[tuple[int, int, int, tuple[int, ...]], Arrangement]] = {}
+    for chosen in found:
+        shape = _tie_shape(chosen)
+        if shape in seen or shape in others:
+            continue
+        arrangement = _joker_arrangement(hand, shape, target)
+        set_cards = [m.mask & NATURAL_BITS for m in arrangement.melds if m.kind == "set"]
+        order = (
+            len(arrangement.unmatched),
+            sum(m.bit_count() for m in set_cards),
+            sum(set_cards),
+            tuple(sorted(natural for natural, _ in shape)),
+        )
+        others[shape] = (order, arrangement)
+    return (best, *(arrangement for _, arrangement in sorted(others.values(), key=lambda item: item[0])))
+
+
+def _joker_hand_melds(hand: int) -> list[int]:
+    """The masks of every meld the cards of ``hand`` can make, at most one joker each."""
+    jokers = [bit for bit in (1 << 52, 1 << 53) if hand & bit]
+    masks: list[int] = []
+    for rank in range(13):
+        held = mask_to_cards(_SPREAD << rank & hand)
+        for size in range(2, len(held) + 1):
+            for combo in combinations(held, size):
+                naturals = sum(card.mask for card in combo)
+                if size >= 3:
+                    masks.append(naturals)
+                if size <= 3:
+                    masks += [naturals | joker for joker in jokers]
+    for suit in range(4):
+        row = hand >> 13 * suit & 8191
+        for low in range(13):
+            for high in range(low + 1, 13):
+                span = ((1 << (high - low + 1)) - 1) << low
+                if not row >> low & 1 or not row >> high & 1:
+                    continue
+                gaps = span & ~row
+                naturals = (row & span) << 13 * suit
+                if not gaps:
+                    if high - low >= 2:
+                        masks.append(naturals)
+                    if high - low < 12:  # the joker above the top (below the bottom at the king)
+                        masks += [naturals | joker for joker in jokers]
+                    inside = span & ~(1 << low | 1 << high)
+                    while inside:  # or standing for a card held, which goes elsewhere
+                        bit = inside & -inside
+                        inside ^= bit
+                        masks += [naturals ^ bit << 13 * suit | joker for joker in jokers]
+                elif not gaps & (gaps - 1):
+                    masks += [naturals | joker for joker in jokers]
+    return masks
+
+
+def _tie_shape(masks: Iterable[int]) -> frozenset[tuple[int, bool]]:
+    """Melds as (natural cards, holds a joker; which joker does not matter), with adjacent
+    runs of naturals in one suit joined (a split run is the same arrangement)."""
+    runs: list[int] = []
+    shape: set[tuple[int, bool]] = set()
+    for mask in masks:
+        naturals = mask & NATURAL_BITS
+        low = naturals & -naturals
+        if mask >> 52 or naturals & (low * _SPREAD) != low:  # a set, or a joker meld
+            shape.add((naturals, bool(mask >> 52)))
+        else:
+            runs.append(naturals)
+    runs.sort()
+    while runs:
+        run = runs.pop(0)
+        suit = (run.bit_length() - 1) // 13
+        while runs and run << 1 & runs[0] and (runs[0].bit_length() - 1) // 13 == suit:
+            run |= runs.pop(0)
+        shape.add((run, False))
+    return frozenset(shape)
+
+
+def _joker_arrangement(hand: int, shape: frozenset[tuple[int, bool]], deadwood: int) -> Arrangement:
+    """The arrangement of a tie shape: melds in display order, X1 in the first needing a joker."""
+    placeholder = ALL_CARDS[52]
+    drafts = []
+    for naturals, with_joker in shape:
+        meld = build_meld(mask_to_cards(naturals), placeholder if with_joker else None)
+        assert meld is not None
+        drafts.append((meld, naturals))
+    drafts.sort(key=lambda draft: meld_sort_key(draft[0]))
+    jokers = [card for card in ALL_CARDS[52:] if hand >> card.index & 1]
+    melds = []
+    used = 0
+    for meld, naturals in drafts:
+        used |= naturals
+        if meld.joker is not None:
+            rebuilt = build_meld(mask_to_cards(naturals), jokers.pop(0))
+            assert rebuilt is not None
+            meld = rebuilt
+        melds.append(meld)
+    return Arrangement(melds, mask_to_cards(hand & NATURAL_BITS & ~used) + tuple(jokers), deadwood)
 
 
 def deadwood(cards: Iterable[Card], ruleset: RuleSet) -> int:

@@ -20,6 +20,7 @@ event that differs, with one of these codes (besides the provenance codes and th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -210,6 +211,11 @@ def _audit_move(state: GameState | None, events: Sequence[Event], index: int) ->
         raise
     except EngineError as exc:  # the rules refuse the recorded move, or its wire form
         raise LogRefused(f"{event.TYPE} is refused: {exc.message}", exc.code, index) from None
+    if isinstance(event, GameStarted) and isinstance(decided[0], GameStarted):
+        # The knocker-arrangement rule is the one the game was started under (a v1 log's is
+        # first_best), not a choice of the move: the log keeps its own, and every hand is
+        # scored again by it. apply() above refused a rule the engine does not know.
+        decided[0] = dataclasses.replace(decided[0], knock_arrangement=event.knock_arrangement)
     if not _same(event, decided[0]):
         raise LogRefused(
             f"{event.TYPE} is not what the rules write: {_differs(event, decided[0])}", "event_differs", index

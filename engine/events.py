@@ -24,7 +24,7 @@ from engine import codec as c
 from engine.cards import Card
 from engine.codec import Name, Reason, SeatIndex
 from engine.errors import EngineError
-from engine.rules import RuleSet
+from engine.rules import FEWEST_LAYOFFS, RuleSet
 from engine.values import MatchResult, Seat
 
 
@@ -74,14 +74,20 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     """Seats, mode, rules and stake. How the game ends is in the rule set
-    (``game_end``, ``hands``, ``target_score``)."""
+    (``game_end``, ``hands``, ``target_score``). ``knock_arrangement`` is how the engine
+    chooses a gin knocker's melds among equally good arrangements (one of
+    :data:`engine.rules.KNOCK_ARRANGEMENTS`): a new game's is ``fewest_layoffs``; v1
+    payloads, written before the field, are read as ``first_best``, the rule they were
+    scored by (:mod:`engine.upcasting`)."""
 
     TYPE: ClassVar[str] = "GameStarted"
+    SCHEMA_VERSION: ClassVar[int] = 2
     ruleset: RuleSet
     seats: tuple[Seat, ...]
     mode: str
     first_dealer: SeatIndex
     stake: Fraction
+    knock_arrangement: str = FEWEST_LAYOFFS
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from engine.events import (
 )
 from engine.physical import check_reveal
 from engine.rescoring import counted_entry
+from engine.rules import KNOCK_ARRANGEMENTS
 from engine.state import (
     AWAITING_DEAL,
     DIGITAL,
@@ -62,6 +63,11 @@ def check_start(e: GameStarted) -> None:
     n = len(e.seats)
     if e.mode not in MODES:
         raise _forged(f"GameStarted: mode {e.mode!r} is not digital or physical", "forged_start")
+    if e.knock_arrangement not in KNOCK_ARRANGEMENTS:
+        known = ", ".join(KNOCK_ARRANGEMENTS)
+        raise _forged(
+            f"GameStarted: knock_arrangement {e.knock_arrangement!r} is not one of {known}", "forged_start"
+        )
     if not rs.min_players <= n <= rs.max_players:
         raise _forged(
             f"GameStarted: {rs.preset} is for {rs.min_players} to {rs.max_players} players, not {n}",

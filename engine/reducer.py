@@ -133,7 +133,7 @@ def _new_hand(
 
 
 def _started(e: GameStarted) -> GameState:
-    setup = Setup(e.ruleset, e.mode, tuple(e.seats), e.first_dealer, e.stake)
+    setup = Setup(e.ruleset, e.mode, tuple(e.seats), e.first_dealer, e.stake, e.knock_arrangement)
     return GameState(1, setup, AWAITING_DEAL, opening_tally(len(e.seats), e.stake), None, None, 0)
 
 

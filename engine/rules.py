@@ -29,6 +29,13 @@ class InvalidRuleSet(EngineError):
     default_code = "invalid_ruleset"
 
 
+# How the engine picks a gin knocker's melds among equally good arrangements (the melds
+# the opponents lay off onto): fixed per game by ``GameStarted.knock_arrangement``, not a
+# table option (docs/rules.md, "Rulings", gin without a declaration).
+FIRST_BEST = "first_best"  # the arrangement tie-break of engine.arrangement (GameStarted v1)
+FEWEST_LAYOFFS = "fewest_layoffs"  # the one leaving the opponents the fewest layoff points
+KNOCK_ARRANGEMENTS = (FIRST_BEST, FEWEST_LAYOFFS)
+
 # Allowed values of the enumerated options.
 CHOICES: dict[str, tuple[str, ...]] = {
     "knock_timing": ("any_turn", "after_first_round"),

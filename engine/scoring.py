@@ -34,14 +34,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from engine.arrangement import Arrangement, best_arrangement
+from engine.arrangement import Arrangement, best_arrangement, tied_arrangements
 from engine.cards import Card
 from engine.errors import InvalidHand, InvalidShowdown
-from engine.layoffs import Layoff, best_defence
+from engine.layoffs import Defence, Layoff, best_defence
 from engine.melds import Meld
-from engine.rules import InvalidRuleSet, RuleSet
+from engine.rules import FEWEST_LAYOFFS, KNOCK_ARRANGEMENTS, InvalidRuleSet, RuleSet
 
-__all__ = ["CountedHand", "Showdown", "score_counts", "score_showdown"]
+__all__ = ["CountedHand", "Showdown", "knocker_arrangement", "score_counts", "score_showdown"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,7 @@ def score_showdown(
     knocker: int | None,
     *,
     knocker_melds: Sequence[Meld] | None = None,
+    knock_arrangement: str = FEWEST_LAYOFFS,
 ) -> Showdown:
     """Arrange and score the hands of one showdown under ``ruleset``.
 
@@ -103,6 +104,13 @@ def score_showdown(
     melds are what the opponents lay off onto, and the knocker's deadwood is what
     the declared melds leave (a knocker may meld less than the best to block
     layoffs). In other scorings the best arrangement counts.
+
+    ``knock_arrangement`` is the game's rule (``GameStarted.knock_arrangement``) for the
+    melds the engine chooses for a gin knocker who declared none, when several
+    arrangements leave the same least deadwood: ``fewest_layoffs`` (the one leaving the
+    opponents the fewest layoff points, :func:`knocker_arrangement`) or ``first_best``
+    (the arrangement tie-break of :mod:`engine.arrangement`, the rule of games started
+    before ``fewest_layoffs``).
 
     Raises :class:`~engine.errors.InvalidHand` for cards no deck can deal and
     :class:`~engine.errors.InvalidShowdown` for a showdown that cannot be scored
@@ -125,6 +133,11 @@ def score_showdown(
     >>> {seat: str(points) for seat, points in result.points.items()}
     {0: '-12', 1: '-18', 2: '-11', 3: '41'}
     """
+    if knock_arrangement not in KNOCK_ARRANGEMENTS:
+        raise InvalidShowdown(
+            f"unknown knock_arrangement rule {knock_arrangement!r}; known: {', '.join(KNOCK_ARRANGEMENTS)}",
+            code="invalid_knock_arrangement",
+        )
     cards = check_hands(ruleset, hands, knocker)
     arrangements = {seat: best_arrangement(held, ruleset) for seat, held in cards.items()}
     if knocker_melds is not None:
@@ -153,7 +166,10 @@ def score_showdown(
     layoffs: dict[int, tuple[Layoff, ...]] = {seat: () for seat in cards}
     if ruleset.scoring == "gin":
         assert knocker is not None  # check_hands rejects a gin showdown without a knock
-        _lay_off(ruleset, cards, arrangements, deadwood, layoffs, knocker)
+        defences = None
+        if knocker_melds is None and knock_arrangement == FEWEST_LAYOFFS and deadwood[knocker] > 0:
+            arrangements[knocker], defences = _fewest_layoffs(ruleset, cards, knocker, arrangements)
+        _lay_off(ruleset, cards, arrangements, deadwood, layoffs, knocker, defences)
     counted = score_counts(ruleset, deadwood, knocker)
     if ruleset.scoring == "settlement":
         assert sum(counted.points.values()) == 0, f"settlement must be zero-sum: {counted.points}"
@@ -374,18 +390,72 @@ def _lay_off(
     deadwood: dict[int, int],
     layoffs: dict[int, tuple[Layoff, ...]],
     knocker: int,
+    defences: Mapping[int, Defence] | None = None,
 ) -> None:
     """RULES.md §5: after a knock that is not gin, each opponent lays off onto the
     knocker's melds independently; their arrangements and deadwood become the ones
-    after layoffs. A gin takes no layoffs."""
+    after layoffs. A gin takes no layoffs. ``defences``: the opponents' defences
+    against the knocker's melds, if already computed."""
     if deadwood[knocker] == 0:
         return
     knocker_melds = arrangements[knocker].melds
     for seat in _opponents(list(cards), knocker):
-        defence = best_defence(cards[seat], knocker_melds, ruleset)
+        if defences is not None:
+            defence = defences[seat]
+        else:
+            defence = best_defence(cards[seat], knocker_melds, ruleset)
         arrangements[seat] = defence.arrangement
         layoffs[seat] = defence.layoffs
         deadwood[seat] = defence.arrangement.deadwood
+
+
+def knocker_arrangement(
+    ruleset: RuleSet, hands: Mapping[int, Iterable[Card]], knocker: int
+) -> tuple[Arrangement, int]:
+    """The gin knocker's melds by the ``fewest_layoffs`` rule, and the layoff points they
+    leave: among the knocker's arrangements of least deadwood
+    (:func:`~engine.arrangement.tied_arrangements`), the one minimising the layoff
+    points of all opponents together, an opponent's layoff points being how much its
+    best defence against those melds (:func:`~engine.layoffs.best_defence`) lowers its
+    deadwood. Ties go to the first in ``tied_arrangements``' order, so the choice is
+    :func:`~engine.arrangement.best_arrangement`'s unless another leaves strictly fewer.
+
+    ``hands`` are seat -> cards in turn order (checked as :func:`score_showdown` checks
+    them).
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.rules import get_ruleset
+    >>> hands = {0: parse_cards("5C 7C 9C 5D TD JD 4H 2S 7S TS"),
+    ...          1: parse_cards("AC QC 2D 3D 4D QD 2H 3H QH 3S")}
+    >>> melds, points = knocker_arrangement(get_ruleset("gin"), hands, 1)
+    >>> [str(m) for m in melds.melds], melds.deadwood, points  # 2D 3D 4D would take 5D
+    (['3D 3H 3S', 'QC QD QH'], 9, 0)
+    """
+    cards = check_hands(ruleset, hands, knocker)
+    arrangements = {seat: best_arrangement(held, ruleset) for seat, held in cards.items()}
+    chosen, defences = _fewest_layoffs(ruleset, cards, knocker, arrangements)
+    return chosen, sum(arrangements[seat].deadwood - defence.deadwood for seat, defence in defences.items())
+
+
+def _fewest_layoffs(
+    ruleset: RuleSet,
+    cards: Mapping[int, tuple[Card, ...]],
+    knocker: int,
+    arrangements: Mapping[int, Arrangement],
+) -> tuple[Arrangement, dict[int, Defence]]:
+    """:func:`knocker_arrangement` on checked hands whose best arrangements are known;
+    with the opponents' defences against the chosen melds."""
+    opponents = _opponents(list(cards), knocker)
+    chosen: tuple[int, Arrangement, dict[int, Defence]] | None = None
+    for candidate in tied_arrangements(cards[knocker], ruleset):
+        defences = {seat: best_defence(cards[seat], candidate.melds, ruleset) for seat in opponents}
+        points = sum(arrangements[seat].deadwood - defence.deadwood for seat, defence in defences.items())
+        if chosen is None or points < chosen[0]:
+            chosen = (points, candidate, defences)
+        if points == 0:
+            break
+    assert chosen is not None  # tied_arrangements lists at least the best
+    return chosen[1], chosen[2]
 
 
 def _gin(ruleset: RuleSet, deadwood: Mapping[int, int], knocker: int) -> CountedHand:

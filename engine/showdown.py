@@ -51,7 +51,9 @@ def score_hands(
             check_hands(rs, hands, None, void=True)
             return HandScored(number, "void", None, {}, {}, (), (), True, {})
         declared = None if knocker_melds is None else [make_meld(meld) for meld in knocker_melds]
-        shown = score_showdown(rs, hands, knocker, knocker_melds=declared)
+        shown = score_showdown(
+            rs, hands, knocker, knocker_melds=declared, knock_arrangement=state.setup.knock_arrangement
+        )
     except EngineError as exc:
         code = _SHOWDOWN_CODES.get(exc.code, "invalid_showdown")
         raise IllegalMove(exc.message, code, params=exc.params) from exc

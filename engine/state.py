@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.cards import ALL_CARDS, Card, mask_to_cards
-from engine.rules import RuleSet
+from engine.rules import FIRST_BEST, RuleSet
 from engine.values import MatchResult, Seat
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ class Setup:
     seats: tuple[Seat, ...]
     first_dealer: int
     stake: Fraction
+    knock_arrangement: str  # how a gin knocker's melds are chosen (engine.rules.KNOCK_ARRANGEMENTS)
 
 
 # Public moves (PublicMove.action): what every seat at the table saw a seat do.
@@ -297,4 +298,10 @@ class GameState:
                 else {}
             ),
             **({"uncounted_hands": list(t.uncounted)} if t.uncounted else {}),
+            # only when not the rule of v1 games: their snapshots still compare equal
+            **(
+                {"knock_arrangement": self.setup.knock_arrangement}
+                if self.setup.knock_arrangement != FIRST_BEST
+                else {}
+            ),
         }

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.codec import short
 from engine.events import EVENT_TYPES, Event, InvalidEvent
+from engine.rules import FIRST_BEST
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -31,6 +32,17 @@ def register_upcaster(event_type: str, from_version: int) -> Callable[[Upcaster]
         return fn
 
     return register
+
+
+@register_upcaster("GameStarted", 1)
+def upcast_gamestarted_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 records how the engine chooses a gin knocker's melds; a v1 game was scored by
+    the first best arrangement (the arrangement tie-break), so it keeps that rule.
+
+    >>> upcast_gamestarted_v1_v2({"mode": "digital"})
+    {'mode': 'digital', 'knock_arrangement': 'first_best'}
+    """
+    return {**data, "knock_arrangement": FIRST_BEST}
 
 
 def event_from_dict(stored: Mapping[str, Any]) -> Event:

@@ -38,6 +38,7 @@ from engine import (
     event_to_dict,
     get_ruleset,
     parse_cards,
+    replay,
 )
 from engine import codec as c
 from engine.events import (
@@ -128,7 +129,7 @@ def test_every_event_type_is_covered() -> None:
 def test_event_round_trip_through_json(event: Event) -> None:
     stored = event_to_dict(event)
     assert set(stored) == {"type", "schema_version", "data"}
-    assert stored["type"] == type(event).__name__ and stored["schema_version"] == 1
+    assert stored["type"] == type(event).__name__ and stored["schema_version"] == type(event).SCHEMA_VERSION
     assert event_from_dict(json.loads(json.dumps(stored))) == event
 
 
@@ -270,7 +271,8 @@ def test_an_old_event_is_upcast_on_read_never_rewritten() -> None:
 
 def test_stored_forms_are_byte_identical_to_the_pinned_payloads() -> None:
     """Stored logs must keep replaying: the payloads written before the fields were
-    declared once (tests/engine/stored_payloads.json) are exactly what is written now."""
+    declared once (tests/engine/stored_payloads.json) are exactly what is written now.
+    Forms an event has since outgrown are pinned in upcast_payloads.json (below)."""
     pinned = (Path(__file__).parent / "stored_payloads.json").read_text()
     now = {"events": [event_to_dict(e) for e in EVENTS], "commands": [command_to_dict(c) for c in COMMANDS]}
     assert json.dumps(now, indent=1) + "\n" == pinned
@@ -278,3 +280,47 @@ def test_stored_forms_are_byte_identical_to_the_pinned_payloads() -> None:
         assert json.dumps(event_to_dict(event_from_dict(stored))) == json.dumps(stored)
     for wire in json.loads(pinned)["commands"]:
         assert json.dumps(command_to_dict(command_from_dict(wire))) == json.dumps(wire)
+
+
+def test_pinned_older_forms_upcast_to_the_current_ones() -> None:
+    """tests/engine/upcast_payloads.json: payloads as an older engine stored them
+    (GameStarted v1, verbatim from the pin above before v2), each with the current form it
+    is read as; the stored payload is never changed by reading it."""
+    pinned = json.loads((Path(__file__).parent / "upcast_payloads.json").read_text())
+    assert {(item["stored"]["type"], item["stored"]["schema_version"]) for item in pinned} == set(UPCASTERS)
+    for item in pinned:
+        stored = item["stored"]
+        snapshot = json.dumps(stored)
+        event = event_from_dict(stored)
+        assert json.dumps(stored) == snapshot
+        assert event_to_dict(event) == item["read_as"]
+        assert event_to_dict(event)["schema_version"] == type(event).SCHEMA_VERSION > stored["schema_version"]
+
+
+def test_a_v1_game_start_keeps_the_rule_it_was_scored_by() -> None:
+    v1 = json.loads((Path(__file__).parent / "upcast_payloads.json").read_text())[0]["stored"]
+    started = event_from_dict(v1)
+    assert isinstance(started, GameStarted)
+    assert started.knock_arrangement == "first_best"
+    assert replay([started]).setup.knock_arrangement == "first_best"
+    # a v1 payload cannot claim the new rule: v1 predates it
+    forged = {**v1, "data": {**v1["data"], "knock_arrangement": "fewest_layoffs"}}
+    assert event_from_dict(forged) == started
+    # the current form must name its rule, and a known one
+    seats = (Seat("Ann"), Seat("Bo"))
+    current = event_to_dict(GameStarted(get_ruleset("gin"), seats, "digital", 0, Fraction(0)))
+    assert current["schema_version"] == 2 and current["data"]["knock_arrangement"] == "fewest_layoffs"
+    del current["data"]["knock_arrangement"]
+    with pytest.raises(InvalidEvent) as missing:
+        event_from_dict(current)
+    assert (missing.value.code, missing.value.message) == (
+        "invalid_event",
+        "GameStarted: missing field 'knock_arrangement'",
+    )
+    current["data"]["knock_arrangement"] = "house_rule"
+    with pytest.raises(InvalidEvent) as unknown:
+        replay([event_from_dict(current)])
+    assert (unknown.value.code, unknown.value.message) == (
+        "forged_start",
+        "GameStarted: knock_arrangement 'house_rule' is not one of first_best, fewest_layoffs",
+    )
