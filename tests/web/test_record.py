@@ -336,6 +336,35 @@ def test_gin_layoffs_are_previewed(make_user: Any) -> None:
     assert "Lays off 4♣ onto 5♣ 6♣ 7♣" in text and "Lays off 8♣ onto 5♣ 6♣ 7♣" in text
 
 
+def test_the_preview_lays_off_onto_the_melds_the_engine_will_score(make_user: Any) -> None:
+    """Ann's cards fit Bo's 2♦ 3♦ 4♦ (5♦), but Bo's melds are the ones leaving the fewest
+    layoff points (docs/rules.md): 3♦ 3♥ 3♠ and Q♣ Q♦ Q♥, onto which nothing goes — the
+    preview says what the scored hand will say."""
+    night = club_night(make_user, preset="gin", names=("Ann", "Bo"))
+    record(night, {"type": "DealHand", "upcard": "KS"})
+    record(night, {"type": "PassUpcard", "seat": 1})
+    record(night, {"type": "PassUpcard", "seat": 0})
+    record(night, {"type": "DrawFromStock", "seat": 1})
+    record(night, {"type": "Knock", "seat": 1, "card": None})
+    bo = ["AC", "QC", "2D", "3D", "4D", "QD", "2H", "3H", "QH", "3S"]
+    record(night, {"type": "RevealHand", "seat": 1, "cards": bo})
+    ann = "5C 7C 9C 5D TD JD 4H 2S 7S TS"
+    text = visible_text(
+        client(night.director).get(night.url + "/preview", {"seat": "0", "cards": ann}).content.decode()
+    )
+    assert "Lays off" not in text and "deadwood 69" in text
+    # while Ann's hand is not whole, the first best melds: 5♦ onto 2♦ 3♦ 4♦ is shown
+    part = (
+        client(night.director)
+        .get(night.url + "/preview", {"seat": "0", "cards": "5D TD JD"})
+        .content.decode()
+    )
+    assert "Lays off 5♦ onto 2♦ 3♦ 4♦" in visible_text(part)
+    record(night, {"type": "RevealHand", "seat": 0, "cards": ann.split()})
+    scored = GameEvent.objects.filter(game=night.game, type="HandScored").get()
+    assert scored.data["deadwood"]["0"] == 69
+
+
 # --- what the page may show -------------------------------------------------------------
 
 

@@ -17,7 +17,9 @@ import engine
 from engine.arrangement import MAX_HAND, best_arrangement
 from engine.cards import ALL_CARDS, Card
 from engine.layoffs import best_defence
-from engine.melds import make_meld
+from engine.melds import Meld, make_meld
+from engine.rules import FEWEST_LAYOFFS
+from engine.scoring import knocker_arrangement
 from engine.state import HandState
 from games import selectors, store
 from games.models import Game
@@ -81,7 +83,7 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     cards = [Card.parse(code) for code in codes]
     if len(set(codes)) == len(codes):
         try:
-            _arrange(base, cards, seat, hand, rs)
+            _arrange(base, cards, seat, hand, rs, state.setup.knock_arrangement)
         except engine.EngineError as exc:  # a joker these rules do not use
             return {"problem": str(refusal(exc, names))}
     if len(codes) < size:
@@ -101,7 +103,9 @@ def preview_context(game: Game, query: QueryDict) -> dict[str, Any]:
     return base
 
 
-def _arrange(base: dict[str, Any], cards: list[Card], seat: int, hand: HandState, rs: engine.RuleSet) -> None:
+def _arrange(
+    base: dict[str, Any], cards: list[Card], seat: int, hand: HandState, rs: engine.RuleSet, rule: str
+) -> None:
     """The engine's arrangement of ``cards`` into ``base``: melds, deadwood and, against a
     gin knocker's revealed melds, the layoffs."""
     arrangement = best_arrangement(cards, rs)
@@ -110,13 +114,7 @@ def _arrange(base: dict[str, Any], cards: list[Card], seat: int, hand: HandState
     base["deadwood"] = arrangement.deadwood
     knocker = hand.knocker
     if rs.scoring == "gin" and knocker >= 0 and knocker != seat and hand.revealed[knocker] >= 0:
-        knocker_cards = [c for c in ALL_CARDS if hand.revealed[knocker] >> c.index & 1]
-        declared = hand.knocker_melds
-        melds = (
-            tuple(make_meld(meld) for meld in declared)
-            if declared
-            else best_arrangement(knocker_cards, rs).melds
-        )
+        melds = _knocker_melds(cards, seat, hand, rs, rule)
         defence = best_defence(cards, melds, rs)
         base["layoffs"] = [
             gettext("%(card)s onto %(meld)s")
@@ -125,3 +123,27 @@ def _arrange(base: dict[str, Any], cards: list[Card], seat: int, hand: HandState
             for i in (layoff.meld_index,)
         ]
         base["deadwood"] = defence.arrangement.deadwood
+
+
+def _knocker_melds(
+    cards: list[Card], seat: int, hand: HandState, rs: engine.RuleSet, rule: str
+) -> tuple[Meld, ...]:
+    """The gin knocker's melds the defender at ``seat`` lays off onto: those the knocker
+    declared; else the engine's choice by the game's rule. Under ``fewest_layoffs`` the
+    choice depends on every defender's cards, so it is the final one once the other
+    defenders' hands are revealed and ``cards`` is the whole hand; before that, the
+    knocker's first best arrangement (the scored hand may then differ)."""
+    knocker = hand.knocker
+    if hand.knocker_melds:
+        return tuple(make_meld(meld) for meld in hand.knocker_melds)
+    knocker_cards = [c for c in ALL_CARDS if hand.revealed[knocker] >> c.index & 1]
+    revealed = {
+        other: [c for c in ALL_CARDS if hand.revealed[other] >> c.index & 1]
+        for other in hand.order
+        if other not in (knocker, seat) and hand.revealed[other] >= 0
+    }
+    if rule == FEWEST_LAYOFFS and len(cards) == hand.sizes[seat] and len(revealed) == len(hand.order) - 2:
+        revealed |= {knocker: knocker_cards, seat: cards}
+        chosen, _ = knocker_arrangement(rs, {s: revealed[s] for s in hand.order}, knocker)
+        return chosen.melds
+    return best_arrangement(knocker_cards, rs).melds
