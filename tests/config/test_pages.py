@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from io import StringIO
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, override_settings
 
 from league.models import Club, Membership, Player
+from tests.support.worlds import FAST_HASHERS, shared_world
 
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     # seed_demo sets eleven passwords; the production hasher takes a third of a second each.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+
+
+@pytest.fixture(scope="module", autouse=True)
+def demo_out(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
+    """The demo, seeded once for the module (tests/support/worlds.py), and what it
+    printed: each test starts from its rows, in a savepoint rolled back after it."""
+    with shared_world(django_db_blocker), override_settings(PASSWORD_HASHERS=FAST_HASHERS, BOT_MOVE_DELAY=0):
+        out = StringIO()
+        call_command("seed_demo", password="demo-pass-123", stdout=out)
+        yield out.getvalue()
 
 
 @pytest.mark.django_db
@@ -29,11 +42,8 @@ def test_home_page_says_what_the_site_is(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_seed_demo_creates_a_club_players_and_logins(
-    client: Client, capsys: pytest.CaptureFixture[str]
-) -> None:
-    call_command("seed_demo", password="demo-pass-123")
-    out = capsys.readouterr().out
+def test_seed_demo_creates_a_club_players_and_logins(client: Client, demo_out: str) -> None:
+    out = demo_out
     assert "admin / demo-pass-123" in out
     club = Club.objects.get(slug="riverside")
     # the 8 with logins, and 3 more who play in the demo cup (tests/league/test_demo.py)
@@ -52,7 +62,6 @@ def test_seed_demo_shows_games_of_every_kind(capsys: pytest.CaptureFixture[str])
     from games.models import Game
     from league.models import ClubGame
 
-    call_command("seed_demo", password="demo-pass-123")
     single = Game.objects.filter(league_table__isnull=True).order_by("id")  # not a tournament's
     exhibition, table, recorded = single
     assert (exhibition.mode, exhibition.status) == ("digital", "finished")
@@ -122,8 +131,7 @@ def test_seed_demo_points_at_the_pages_and_names_the_logins(capsys: pytest.Captu
 
 @pytest.mark.django_db
 def test_seed_demo_is_idempotent() -> None:
-    call_command("seed_demo", password="a-first-password")
-    call_command("seed_demo", password="a-second-password")
+    call_command("seed_demo", password="a-second-password", stdout=StringIO())
     assert Club.objects.count() == 1
     assert get_user_model().objects.get(username="alice").check_password("a-second-password")
     assert Player.objects.count() == 11

@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from io import StringIO
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, override_settings
 
 from games.models import Game, GameEvent
 from league import projection
@@ -22,19 +24,35 @@ from league.demo_tournaments import PENALTY, RETRACT_REASON, corrected_table
 from league.management.commands.seed_demo import live_table
 from league.models import Player, Round, Tournament
 from league.services import regenerate
+from tests.support.worlds import FAST_HASHERS, shared_world
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def _fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
-def test_the_demo_tournaments(capsys: pytest.CaptureFixture[str]) -> None:
-    started = time.monotonic()
-    call_command("seed_demo", password="demo-pass-123")
-    assert time.monotonic() - started < 20
+@dataclass(frozen=True)
+class Demo:
+    out: str  # what seed_demo printed
+    seconds: float  # how long it took
+
+
+@pytest.fixture(scope="module", autouse=True)
+def demo(django_db_setup: None, django_db_blocker: Any) -> Iterator[Demo]:
+    """The demo, seeded once for the module (tests/support/worlds.py): each test starts
+    from its rows, in a savepoint rolled back after it."""
+    with shared_world(django_db_blocker), override_settings(PASSWORD_HASHERS=FAST_HASHERS, BOT_MOVE_DELAY=0):
+        out = StringIO()
+        started = time.monotonic()
+        call_command("seed_demo", password="demo-pass-123", stdout=out)
+        yield Demo(out.getvalue(), time.monotonic() - started)
+
+
+def test_the_demo_tournaments(demo: Demo) -> None:
+    assert demo.seconds < 20
     cup = Tournament.objects.get(name="Riverside Autumn Cup")
     assert (cup.preset, cup.table_min, cup.table_max, cup.registrations.count()) == ("knock-rummy", 3, 4, 11)
     assert [(r.number, r.status) for r in cup.round_set.order_by("number")] == [
@@ -53,7 +71,7 @@ def test_the_demo_tournaments(capsys: pytest.CaptureFixture[str]) -> None:
         (1, "complete"),
         (2, "published"),
     ]
-    assert "Riverside Autumn Cup" in capsys.readouterr().out
+    assert "Riverside Autumn Cup" in demo.out
 
     counts = (Round.objects.count(), Game.objects.count())
     call_command("seed_demo", password="demo-pass-123")
@@ -63,7 +81,6 @@ def test_the_demo_tournaments(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_cup_shows_a_directors_correction(client: Client) -> None:
-    call_command("seed_demo", password="demo-pass-123")
     cup = Tournament.objects.get(name="Riverside Autumn Cup")
     table = corrected_table(cup)
     assert table is not None and table.round.status == "complete"
@@ -102,7 +119,6 @@ def test_the_cup_shows_a_directors_correction(client: Client) -> None:
 
 
 def test_a_live_table_for_the_scorekeeper_to_record(client: Client) -> None:
-    call_command("seed_demo", password="demo-pass-123")
     swiss = Tournament.objects.get(name="Riverside Gin Swiss")
     table = live_table(swiss)
     assert table is not None and (table.round.number, table.round.status) == (2, "published")
@@ -117,7 +133,6 @@ def test_a_live_table_for_the_scorekeeper_to_record(client: Client) -> None:
 
 def test_the_demo_cup_archive_verifies(tmp_path: Any) -> None:
     """export_archive then verify_archive on the demo's cup, its correction included."""
-    call_command("seed_demo", password="demo-pass-123")
     cup = Tournament.objects.get(name="Riverside Autumn Cup")
     path = tmp_path / "cup.json"
     call_command("export_archive", str(cup.pk), "-o", str(path), stdout=StringIO())
@@ -134,7 +149,6 @@ def test_the_demo_cup_archive_verifies(tmp_path: Any) -> None:
 def test_the_demo_shows_results_that_stay_and_a_running_clock(client: Client) -> None:
     from league import clock
 
-    call_command("seed_demo", password="demo-pass-123", stdout=StringIO())
     summer = Tournament.objects.get(name="Riverside Summer Cup")
     assert summer.status == Tournament.Status.FINISHED
     club_page = client.get(f"/clubs/{summer.club.slug}/").content.decode()
@@ -152,8 +166,7 @@ def test_the_demo_shows_an_open_invitation_an_assigned_scorekeeper_and_alices_se
     from league import people
     from league.models import Invitation, Player, TableScorekeeper
 
-    call_command("seed_demo", password="demo-pass-123")
-    call_command("seed_demo", password="demo-pass-123")  # again: still one open invitation
+    call_command("seed_demo", password="demo-pass-123", stdout=StringIO())  # again: still one open invitation
     ines = Player.objects.get(name="Ines")
     states = [people.invitation_state(i) for i in Invitation.objects.filter(player=ines)]
     assert sorted(states) == ["open", "withdrawn"]
@@ -171,7 +184,6 @@ def test_the_demo_shows_an_open_invitation_an_assigned_scorekeeper_and_alices_se
 
 
 def test_the_swiss_was_registered_from_a_pasted_list_and_one_table_plays() -> None:
-    call_command("seed_demo", password="demo-pass-123")
     swiss = Tournament.objects.get(name="Riverside Gin Swiss")
     # "alice", "BRUNO", … are the club's Alice, Bruno, …: no second player of a name
     names = sorted(swiss.registrations.values_list("player__name", flat=True))
