@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import resource
 import secrets
 import socket
 import statistics
@@ -119,9 +120,10 @@ def poller_loop(port: int, tournament_id: int, seconds: float, offset: float, ou
 
 def poller_process(
     args: tuple[int, int, float, int, int, int],
-) -> tuple[list[float], list[float], list[float], int]:
+) -> tuple[list[float], list[float], list[float], int, float]:
     port, tournament_id, seconds, threads, first, total = args
     results: list[Any] = []
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
     workers = [
         threading.Thread(
             target=poller_loop,
@@ -133,11 +135,13 @@ def poller_process(
         w.start()
     for w in workers:
         w.join()
+    used = resource.getrusage(resource.RUSAGE_SELF)
     return (
         [x for u, _, _, _ in results for x in u],
         [x for _, c, _, _ in results for x in c],
         [x for _, _, r, _ in results for x in r],
         sum(e for *_, e in results),
+        used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
     )
 
 
@@ -186,13 +190,15 @@ def changed_render_queries(tournament_id: int, game: int) -> tuple[int, int, flo
     the wall time of that miss and of the next viewer's cache hit (ms)."""
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from games.models import Game
     from games.services import submit_command
 
     url = f"/tournaments/{tournament_id}/live/"
-    etag = Client().get(url)["ETag"]
+    client = (
+        Client()
+    )  # one client: a new one loads every middleware again (whitenoise scans the static files)
+    etag = client.get(url)["ETag"]
     row = Game.objects.get(pk=game)
     submit_command(
         game=row,
@@ -201,15 +207,22 @@ def changed_render_queries(tournament_id: int, game: int) -> tuple[int, int, flo
         source="system",
         expected_version=row.version,
     )
+    queries = 0
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        nonlocal queries
+        queries += 1
+        return execute(sql, params, many, context)
+
     began = time.perf_counter()
-    with CaptureQueriesContext(connection) as captured:
-        response = Client().get(url, HTTP_IF_NONE_MATCH=etag)
+    with connection.execute_wrapper(count):
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     miss = time.perf_counter() - began
     assert response.status_code == 200 and response["ETag"] != etag, response.status_code
     began = time.perf_counter()
-    assert Client().get(url, HTTP_IF_NONE_MATCH=etag).content == response.content
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).content == response.content
     hit = time.perf_counter() - began
-    return len(captured.captured_queries), len(response.content), 1000 * miss, 1000 * hit
+    return queries, len(response.content), 1000 * miss, 1000 * hit
 
 
 def main() -> int:
@@ -337,16 +350,23 @@ def main() -> int:
         alone, _ = line("without pollers", rows[False])
         beside, _ = line(f"with {args.pollers} pollers", rows[True])
         print(f"ratio with / without: {beside / alone:.2f} (goal >= 0.9)")
-        unchanged = [x for u, _, _, _ in polls for x in u]
-        changed = [x for _, c, _, _ in polls for x in c]
-        earlier = [x for _, _, r, _ in polls for x in r]
+        unchanged = [x for u, *_ in polls for x in u]
+        changed = [x for _, c, *_ in polls for x in c]
+        earlier = [x for _, _, r, *_ in polls for x in r]
+        poll_cpu = sum(p[4] for p in polls)
         every = unchanged + changed
         print(
-            f"polls: {len(every)} ({len(changed)} changed, {sum(e for *_, e in polls)} errors): "
+            f"polls: {len(every)} ({len(changed)} changed, {sum(p[3] for p in polls)} errors): "
             f"p50 {ms(every, 0.5):.1f} ms, p99 {ms(every, 0.99):.1f} ms (goal < 200); "
             f"304 p50 {ms(unchanged, 0.5):.1f} / p99 {ms(unchanged, 0.99):.1f} ms; "
             f"200 p50 {ms(changed, 0.5):.1f} / p99 {ms(changed, 0.99):.1f} ms; "
             f"earlier rounds p50 {ms(earlier, 0.5):.1f} / p99 {ms(earlier, 0.99):.1f} ms"
+        )
+        polled = args.pairs * (args.seconds + 2 * POLL_SECONDS)
+        print(
+            f"the pollers' own CPU (load generator): {poll_cpu:.1f} s in {polled:.0f} s "
+            f"({100 * poll_cpu / polled:.0f}% of one core), "
+            f"{1000 * poll_cpu / max(len(every) + len(earlier), 1):.2f} ms a request"
         )
         large, size, miss, hit = changed_render_queries(tournament, event.open_games[-1])
         smaller, *_ = changed_render_queries(small.tournament.pk, small.open_game)
