@@ -41,14 +41,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from league.clock import Clock
-from web.public_reads import earlier_round_lines, earlier_rounds
+from web.public_reads import earlier_round_lines, earlier_rounds, live_etag
 
 # Where the round clock goes in a cached body (an HTML comment: no escaped text can
 # spell it, since every "<" in a name or a word is written "&lt;").
@@ -114,6 +116,37 @@ def live_part(
         if locked:
             cache.delete(lock)
     return part
+
+
+def serve(
+    request: HttpRequest,
+    kind: str,
+    tournament_id: int,
+    render: Callable[[str], Part],
+    *,
+    trigger: str = "",
+) -> HttpResponse:
+    """A poll of the tournament's ``kind`` live part: a 304 when the viewer's ETag is
+    current (the marker's query alone); otherwise the current version's shared body
+    (:func:`live_part`; ``render`` draws it for an ETag), with ``trigger`` as its
+    ``HX-Trigger``, or a 304 keeping the version held while another request renders it."""
+    etag = live_etag(tournament_id)
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        unchanged["ETag"] = etag
+        return unchanged
+    held = request.headers.get("If-None-Match")
+    part = live_part(kind, tournament_id, etag, lambda: render(etag), held=held is not None)
+    if part is None:
+        waiting = HttpResponseNotModified()
+        waiting["ETag"] = held or etag
+        return waiting
+    response = HttpResponse(part.html())
+    response["ETag"] = etag
+    if trigger:
+        response["HX-Trigger"] = trigger
+    patch_cache_control(response, no_cache=True)
+    return response
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import path
-from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_safe
 
 from league.clock import tournament_clock
@@ -108,27 +107,12 @@ def projector_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def projector_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The view's live part: what it polls (a 304 when nothing changed, the shared body
     of the current version otherwise)."""
-    etag = live_etag(tournament_id)
-    unchanged = get_conditional_response(request, etag=etag)
-    if unchanged is not None:
-        unchanged["ETag"] = etag
-        return unchanged
-    held = request.headers.get("If-None-Match")
-    part = live_parts.live_part(
+    return live_parts.serve(
+        request,
         "projector",
         tournament_id,
-        etag,
-        lambda: _render_live(public_tournament_or_404(tournament_id), etag),
-        held=held is not None,
+        lambda etag: _render_live(public_tournament_or_404(tournament_id), etag),
     )
-    if part is None:  # being rendered by another request: keep the version held until the next poll
-        waiting = HttpResponseNotModified()
-        waiting["ETag"] = held or etag
-        return waiting
-    response = HttpResponse(part.html())
-    response["ETag"] = etag
-    patch_cache_control(response, no_cache=True)
-    return response
 
 
 urlpatterns = [

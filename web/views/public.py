@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import path
@@ -120,28 +120,13 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The live part of the tournament page: what htmx polls (a 304 when unchanged, the
     shared body of the current version otherwise)."""
-    etag = live_etag(tournament_id)
-    unchanged = get_conditional_response(request, etag=etag)
-    if unchanged is not None:
-        unchanged["ETag"] = etag
-        return unchanged
-    held = request.headers.get("If-None-Match")
-    part = live_parts.live_part(
+    return live_parts.serve(
+        request,
         "public",
         tournament_id,
-        etag,
-        lambda: _render_live(public_tournament_or_404(tournament_id), etag),
-        held=held is not None,
+        lambda etag: _render_live(public_tournament_or_404(tournament_id), etag),
+        trigger=live_parts.LIVE_CHANGED,  # the earlier rounds check their version
     )
-    if part is None:  # being rendered by another request: keep the version held until the next poll
-        waiting = HttpResponseNotModified()
-        waiting["ETag"] = held or etag
-        return waiting
-    response = HttpResponse(part.html())
-    response["ETag"] = etag
-    response["HX-Trigger"] = live_parts.LIVE_CHANGED  # the earlier rounds check their version
-    patch_cache_control(response, no_cache=True)
-    return response
 
 
 @require_safe
