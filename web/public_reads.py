@@ -6,8 +6,8 @@ Only what anyone may know is read: a table's players, its game's status and the 
 of its scored hands (public once scored), the finishing order of a finished game. No
 card, hand or stock is read into these values. No game is replayed: a table's status,
 scores and places come from the standings projection's table views
-(:mod:`league.table_views`), kept by the refresh that reads each result, in two queries
-whatever the number of games."""
+(:mod:`league.table_views`), kept by the refresh that reads each result, in one query
+whatever the number of games (the tables carry their games' statuses)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ from django.http import Http404
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
-from league.models import Player, Round, StandingsState, TableSeat, Tournament
+from games.models import Game
+from league.models import Player, Round, StandingsGame, StandingsState, Table, TableSeat, Tournament
 from league.selectors import RoundTable, round_tables
-from league.table_views import TableView, table_views
+from league.table_views import TableView, table_views, tables_views
 from league.tables import FIRST_DEALER_POSITION as FIRST_DEALER
 from league.tables import PlayerLine, alphabetical
 from web.words import game_status_text, score_text
@@ -121,15 +122,22 @@ def _table_line(table: RoundTable, views: dict[int, TableView]) -> TableLine:
     )
 
 
-def tournament_rounds(tournament: Tournament) -> list[RoundLine]:
-    """The published and completed rounds, newest first, with their tables."""
-    rounds = list(
-        Round.objects.filter(tournament=tournament, status__in=PUBLIC_ROUND_STATUSES)
+_ROUND_FIELDS = ("id", "number", "status", "byes", "tournament_id")
+
+
+def _public_rounds(tournament_id: int) -> list[Round]:
+    return list(
+        Round.objects.filter(tournament_id=tournament_id, status__in=PUBLIC_ROUND_STATUSES)
         .order_by("-number")
-        .only("id", "number", "status", "byes", "tournament_id")
+        .only(*_ROUND_FIELDS)
     )
+
+
+def round_lines(rounds: list[Round]) -> list[RoundLine]:
+    """``rounds`` with their tables, in the order given: four queries whatever their
+    number (their tables and seats, the tables' views, the byes' names)."""
     tables = round_tables(round_.pk for round_ in rounds)
-    views = table_views([t.game_id for ts in tables.values() for t in ts if t.game_id is not None])
+    views = tables_views(t for ts in tables.values() for t in ts)
     bye_ids = {pid for round_ in rounds for pid in round_.byes}
     names = dict(Player.objects.filter(pk__in=bye_ids).values_list("pk", "name")) if bye_ids else {}
     return [
@@ -143,13 +151,91 @@ def tournament_rounds(tournament: Tournament) -> list[RoundLine]:
     ]
 
 
+def tournament_rounds(tournament: Tournament) -> list[RoundLine]:
+    """The published and completed rounds, newest first, with their tables."""
+    return round_lines(_public_rounds(tournament.pk))
+
+
+def is_current(round_: Round, newest: int) -> bool:
+    """Whether a public round is in the live part: the newest round, and any round still
+    being played. The others are complete: the earlier rounds (:func:`earlier_rounds`)."""
+    return round_.number == newest or round_.status != Round.Status.COMPLETE
+
+
+def current_rounds(tournament: Tournament) -> list[RoundLine]:
+    """The rounds the live part shows (:func:`is_current`), newest first, with their
+    tables."""
+    rounds = _public_rounds(tournament.pk)
+    newest = rounds[0].number if rounds else 0
+    return round_lines([round_ for round_ in rounds if is_current(round_, newest)])
+
+
+@dataclass(frozen=True, slots=True)
+class EarlierRound:
+    """A complete round before the newest, and its version: what a correction of one of
+    its games changes (the games' versions, the events of them the standings projection
+    has read, each summed over the round's tables), so its rendering is kept until then."""
+
+    round_id: int
+    number: int
+    version: str
+
+
+@functools.cache
+def _earlier_sql() -> str:
+    quote = connection.ops.quote_name
+    round_, tournament, table, game, read = (
+        quote(m._meta.db_table) for m in (Round, Tournament, Table, Game, StandingsGame)
+    )
+    return (
+        f"SELECT r.id, r.number, r.published_at, COUNT(tb.id), COALESCE(SUM(g.version), 0), "
+        f"COALESCE(SUM(sg.seq), 0) FROM {round_} r JOIN {tournament} t ON t.id = r.tournament_id "
+        f"LEFT JOIN {table} tb ON tb.round_id = r.id LEFT JOIN {game} g ON g.id = tb.game_id "
+        f"LEFT JOIN {read} sg ON sg.game_id = tb.game_id AND sg.tournament_id = r.tournament_id "
+        "WHERE r.tournament_id = %s AND t.status IN (%s, %s, %s) AND r.status = %s AND r.number < "
+        f"(SELECT MAX(n.number) FROM {round_} n "
+        "WHERE n.tournament_id = r.tournament_id AND n.status IN (%s, %s)) "
+        "GROUP BY r.id, r.number, r.published_at ORDER BY r.number DESC"
+    )
+
+
+def earlier_rounds(tournament_id: int) -> list[EarlierRound]:
+    """The tournament's complete rounds before its newest, newest first, with their
+    versions, in one query (none for a tournament that is not public)."""
+    if not 0 < tournament_id < 2**63:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _earlier_sql(),
+            [
+                tournament_id,
+                *PUBLIC_TOURNAMENT_STATUSES,
+                Round.Status.COMPLETE,
+                *PUBLIC_ROUND_STATUSES,
+            ],
+        )
+        rows = cursor.fetchall()
+    return [
+        EarlierRound(pk, number, f"{pk}.{_digits(published)}.{tables}.{versions}.{read}")
+        for pk, number, published, tables, versions, read in rows
+    ]
+
+
+def earlier_round_lines(round_ids: list[int]) -> dict[int, RoundLine]:
+    """The lines of the given (earlier) rounds, by round id."""
+    rounds = list(
+        Round.objects.filter(pk__in=round_ids).only("id", "number", "status", "byes", "tournament_id")
+    )
+    return {round_.pk: line for round_, line in zip(rounds, round_lines(rounds), strict=True)}
+
+
 @functools.cache
 def _marker_sql() -> str:
     quote = connection.ops.quote_name
     tournament, state, round_ = (quote(m._meta.db_table) for m in (Tournament, StandingsState, Round))
     rounds = f"SELECT COUNT(*) FROM {round_} r WHERE r.tournament_id = t.id AND r.status"
     return (
-        f"SELECT s.position, t.updated_at, ({rounds} IN (%s, %s)), ({rounds} = %s) "
+        f"SELECT s.position, t.status, t.updated_at, ({rounds} IN (%s, %s)), ({rounds} = %s) "
         f"FROM {tournament} t LEFT JOIN {state} s ON s.tournament_id = t.id "
         "WHERE t.id = %s AND t.status IN (%s, %s, %s)"
     )
@@ -175,7 +261,8 @@ def live_etag(tournament_id: int) -> str:
 def live_marker(tournament_id: int) -> str | None:
     """What a live poll compares (its ETag), in one query: the position the standings
     projection is current to, the tournament's published and completed rounds (a new
-    round's tables show before any result), and when the tournament itself last changed.
+    round's tables show before any result), its status (closing it writes no other
+    field) and when the tournament itself last changed.
     None when the tournament is not public (or no row could have its id).
 
     The statement is written once (like :func:`games.store.read_game`): compiling the
@@ -190,10 +277,14 @@ def live_marker(tournament_id: int) -> str | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    position, updated, published, complete = row
-    # SQLite hands the time back as text, PostgreSQL as a datetime: its digits suffice.
-    changed = re.sub(r"\D", "", str(updated))
-    return f"p{position or 0}-r{published}.{complete}-t{changed}"
+    position, status, updated, published, complete = row
+    return f"p{position or 0}-r{published}.{complete}-{status}{_digits(updated)}"
+
+
+def _digits(moment: object) -> str:
+    """A time read by a written statement, as its digits: SQLite hands it back as text,
+    PostgreSQL as a datetime."""
+    return re.sub(r"\D", "", str(moment))
 
 
 # --- a player's page -------------------------------------------------------------------

@@ -96,6 +96,7 @@ BUILDERS: dict[str, UrlBuilder] = {
         f"/tournaments/{c.s.tournament_id}/?after_round=1&timeline=recorded&at=99",
     ],
     "public-tournament-live": lambda c: [f"/tournaments/{c.s.tournament_id}/live/"],
+    "public-earlier-rounds": lambda c: [f"/tournaments/{c.s.tournament_id}/rounds/"],
     "public-player": lambda c: [f"/players/{pk}/" for pk in c.s.player_ids],
     "club-people": lambda c: [f"/clubs/{c.s.club_slug}/people/"],
     "join": lambda c: ["/join/"],

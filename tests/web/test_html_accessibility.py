@@ -260,7 +260,12 @@ def build_scene() -> Scene:
 
 ROLES = {"club director": "director", "seated player": "ann", "spectator": None}
 # Pages with no control or link at all, so nothing to name (still audited for the rest).
-NO_CONTROLS = {"projector-live": "the projector's live part: figures only; its page has the controls"}
+NO_CONTROLS = {
+    "projector-live": "the projector's live part: figures only; its page has the controls",
+    # the scene's one round is the current one (in the live part); an earlier round is
+    # public/_round.html, audited where the tournament page shows it
+    "public-earlier-rounds": "empty here: the scene has no earlier round",
+}
 TEMPLATE_MARKS = ("{#", "#}", "{%", "%}")
 
 

@@ -138,6 +138,7 @@ PAGES: list[Page] = [
         fields=("at", "after_round"),
     ),
     Page("public live part", "GET", "/tournaments/{tournament}/live/", "anonymous"),
+    Page("public earlier rounds", "GET", "/tournaments/{tournament}/rounds/", "anonymous"),
     Page("player page", "GET", "/players/{player}/", "anonymous"),
     Page("club page", "GET", "/clubs/{slug}/", "anonymous"),
     Page("desk", "GET", "/tournaments/{tournament}/desk", "director", fields=("pick",)),

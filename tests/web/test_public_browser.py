@@ -100,6 +100,35 @@ def test_the_standings_update_within_5_s_of_a_result_without_a_reload(
     assert page.url == f"{live_server.url}/tournaments/{cup.tournament.pk}/"
 
 
+def test_a_correction_of_an_earlier_round_shows_without_a_reload(
+    live_server: Any, page: Any, cup: Cup, owner: Any
+) -> None:
+    """Round 1 is not in the live part but a cached fragment below it: when a correction
+    of one of its hands changes the live part (the standings), the page asks for the
+    earlier rounds again and shows the corrected scores in place."""
+    page.goto(f"{live_server.url}/tournaments/{cup.tournament.pk}/")
+    assert page.locator("#live [data-table='1-2']").count() == 0  # round 1: below the live part
+    assert table_cell(page, "1-2", "Cy") == "4"
+    page.evaluate("window.loadedOnce = 'yes'")
+    token = Token.objects.create(user=owner).key
+    game = cup.games["t2"]
+    record_over_the_api(
+        live_server.url, token, game, {"type": "Retract", "count": 3, "reason": "wrong seats"}
+    )
+    record_over_the_api(
+        live_server.url,
+        token,
+        game,
+        {"type": "RecordHandResult", "knocker": 1, "deadwood": {"0": 30, "1": 2}},
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#earlier-rounds [data-table=\"1-2\"]').innerText.includes('-28')",
+        timeout=6000,
+    )
+    assert table_cell(page, "1-2", "Cy") == "-28"
+    assert page.evaluate("window.loadedOnce") == "yes"  # updated in place, not reloaded
+
+
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_public_pages_fit_phones_and_desktops(
     live_server: Any, browser: Any, cup: Cup, width: int

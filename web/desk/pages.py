@@ -1,14 +1,17 @@
 """The desk's pages: the club page, the desk itself (registrations, the draft, round
 control) and the part of round control htmx polls, with each table's live status read
-from its game's public view."""
+from the standings projection's table views (:mod:`league.table_views`) and its game's
+row: no game is replayed to list a round's tables."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -20,14 +23,14 @@ import engine
 from core import DomainError
 from engine import GameState
 from engine.errors import EngineError
-from games import selectors as game_selectors
 from games import services as game_services
 from league import services
 from league.access import is_director
-from league.models import Club, Player, Registration, Round, Tournament
+from league.models import Club, Player, Registration, Round, StandingsGame, Tournament
 from league.results import finished_tournaments
 from league.seating.notes import note_of
 from league.selectors import RoundTable, round_tables, visible_tournaments
+from league.table_views import TableView, tables_views
 from league.wording import notes_text, round_names
 from web.desk.common import director_tournament, whole_or_none
 from web.desk.forms import method_label, option_label, shown_default
@@ -100,28 +103,43 @@ def live_status(state: GameState | None) -> tuple[str, str, int, list[str]]:
     if state is None:
         return "playing", game_status_text(""), 0, []
     public = engine.view(state, None)
-    scores = [score_text(s) for s in public.scores]
-    label = game_status_text(state.status)
-    if state.status in game_services.FINAL_STATUSES:
-        return "complete", label, public.hand_number, scores
-    if state.status == "showdown":
+    return _status(state.status, public.hand_number, public.scores)
+
+
+def view_status(view: TableView | None, seats: int) -> tuple[str, str, int, list[str]]:
+    """What :func:`live_status` says of a table, from its stored view
+    (:func:`league.table_views.table_views`) rather than its game's replay: the same
+    words, hand and scores (0 each until the projection has read the game)."""
+    if view is None:
+        return "playing", game_status_text(""), 0, []
+    return _status(view.status, view.hand, view.scores or (Fraction(0),) * seats)
+
+
+def _status(status: str, hand: int, scores: tuple[Fraction, ...]) -> tuple[str, str, int, list[str]]:
+    shown = [score_text(s) for s in scores]
+    label = game_status_text(status)
+    if status in game_services.FINAL_STATUSES:
+        return "complete", label, hand, shown
+    if status == "showdown":
         # a physical showdown waits for the revealed hands (or the hand's result)
-        return "result", label, public.hand_number, scores
-    return "playing", label, public.hand_number, scores
+        return "result", label, hand, shown
+    return "playing", label, hand, shown
 
 
 def _table_rows(round_: Round, *, live: bool) -> list[TableRow]:
     """The round's tables (:func:`league.selectors.round_tables`) and, ``live``, each
-    game's progress from its cached state: a fixed number of queries."""
+    game's progress from its stored view and its row's status: a fixed number of
+    queries, no event read."""
     tables = round_tables([round_.pk])[round_.pk]
-    games = [t.game_id for t in tables if t.game_id is not None]
-    states = game_selectors.current_states(games) if live else {}
+    views = tables_views(tables) if live else {}
     names = round_names(round_.request)
     rows = []
     for table in tables:
         row = TableRow(table, _seat_rows(table), notes_text(table.notes, names))
         if live and table.game_id is not None:
-            row.status, row.label, row.hand, row.scores = live_status(states.get(table.game_id))
+            row.status, row.label, row.hand, row.scores = view_status(
+                views.get(table.game_id), len(table.seats)
+            )
             row.record_url = reverse("table-record", args=[table.pk])
             row.game_url = reverse("game-page", args=[table.game_id])
         rows.append(row)
@@ -260,8 +278,15 @@ def live_tables(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _live_etag(round_: Round) -> str:
-    """What round control shows changes only with the round's status or a game's
-    version (every entry, correction or replaced seat is an event): one query."""
-    versions = round_.tables.order_by("number").values_list("game_id", "game__version")
+    """What round control shows changes only with the round's status, a game's version
+    (every entry, correction or replaced seat is an event) or what the standings
+    projection has read of a game (its scores and hands): one query."""
+    read = StandingsGame.objects.filter(tournament_id=round_.tournament_id, game_id=OuterRef("game_id"))
+    versions = (
+        round_.tables.order_by("number")
+        .annotate(read=Subquery(read.values("seq")[:1]))
+        .values_list("game_id", "game__version", "read")
+    )
     minute = timezone.now().strftime("%H%M")  # round progress's "playing for N min" moves on each minute
-    return f'"{round_.status}:{minute}:' + ",".join(f"{game}.{version}" for game, version in versions) + '"'
+    tables = ",".join(f"{game}.{version}.{seq or 0}" for game, version, seq in versions)
+    return f'"{round_.status}:{minute}:{tables}"'

@@ -8,8 +8,9 @@ screen at its large type, so nothing ever scrolls or overflows.
 It updates itself as the public tournament page does: its live part polls
 ``/tournaments/<id>/projector/live`` with the ETag it was drawn with
 (:func:`web.public_reads.live_marker`, which a clock's start or stop changes too); an
-unchanged poll is a 304 after one query. A finished tournament's view shows its final
-standings and polls no more.
+unchanged poll is a 304 after one query, and a changed one is rendered once per version
+and shared by every screen (:mod:`web.live_parts`). A finished tournament's view shows
+its final standings and polls no more.
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import path
-from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_safe
 
 from league.clock import tournament_clock
 from league.models import Tournament
 from league.tables import PlayerLine, round_tables, shown_round
-from web import public_standings
+from web import live_parts, public_standings
 from web.public_reads import live_etag, public_tournament_or_404
 
 POLL_SECONDS = 5
@@ -79,37 +80,39 @@ def screens(tournament: Tournament) -> dict[str, Any]:
         "standings": standings,
         "screens": shown,
         "finished": finished,
+        "clock_slot": live_parts.clock_slot(clock),
     }
+
+
+def _render_live(tournament: Tournament, etag: str) -> live_parts.Part:
+    context = screens(tournament) | {
+        "poll_seconds": POLL_SECONDS,
+        "live_headers": json.dumps({"If-None-Match": etag}),
+    }
+    return live_parts.Part(render_to_string("projector/_live.html", context), context["clock"])
 
 
 @require_safe
 def projector_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = public_tournament_or_404(tournament_id)
     etag = live_etag(tournament.pk)
-    context = screens(tournament) | {
-        "poll_seconds": POLL_SECONDS,
-        "live_headers": json.dumps({"If-None-Match": etag}),
-    }
-    return render(request, "projector/page.html", context)
+    part = live_parts.live_part(
+        "projector", tournament.pk, etag, lambda: _render_live(tournament, etag), held=False
+    )
+    assert part is not None  # held=False: always a part
+    return render(request, "projector/page.html", {"tournament": tournament, "live_part": part.html()})
 
 
 @require_safe
 def projector_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The view's live part: what it polls (a 304 when nothing changed)."""
-    etag = live_etag(tournament_id)
-    unchanged = get_conditional_response(request, etag=etag)
-    if unchanged is not None:
-        unchanged["ETag"] = etag
-        return unchanged
-    tournament = public_tournament_or_404(tournament_id)
-    context = screens(tournament) | {
-        "poll_seconds": POLL_SECONDS,
-        "live_headers": json.dumps({"If-None-Match": etag}),
-    }
-    response = render(request, "projector/_live.html", context)
-    response["ETag"] = etag
-    patch_cache_control(response, no_cache=True)
-    return response
+    """The view's live part: what it polls (a 304 when nothing changed, the shared body
+    of the current version otherwise)."""
+    return live_parts.serve(
+        request,
+        "projector",
+        tournament_id,
+        lambda etag: _render_live(public_tournament_or_404(tournament_id), etag),
+    )
 
 
 urlpatterns = [
