@@ -134,3 +134,20 @@ def test_a_correction_of_an_earlier_rounds_hand_shows(
     assert "-28" in table_2(corrected.content.decode())
     page = Client().get(f"/tournaments/{cup.tournament.pk}/").content.decode()
     assert "-28" in table_2(page[page.index('id="earlier-rounds"') :])
+
+
+def test_an_unreachable_cache_renders_the_parts_for_each_request(cup: Cup, monkeypatch: Any) -> None:
+    """Redis down: every cache call fails, and the pages still answer, rendered for each
+    request (never a 500)."""
+    from redis.exceptions import ConnectionError as RedisDown
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise RedisDown("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    for name in ("get", "add", "set", "delete", "get_many", "set_many"):
+        monkeypatch.setattr(cache, name, down)
+    client = Client(raise_request_exception=False)
+    first, second = poll(client, live_url(cup)), poll(client, live_url(cup))
+    assert first.status_code == second.status_code == 200 and first.content == second.content
+    page = client.get(f"/tournaments/{cup.tournament.pk}/")
+    assert page.status_code == 200 and "Round 1" in page.content.decode()
