@@ -47,7 +47,7 @@ def verify_game(game: Game) -> list[str]:
         problems.append(f"the log replays to version {found}, the game says {game.version}")
     elif game.status != state.status:
         problems.append(f"status {game.status!r} differs from the replay's {state.status!r}")
-    cached = store.state_cache.get(game.uid)
+    cached = store.state_cache.get(game)
     if state is not None and cached is not None and cached.version == state.version and cached != state:
         problems.append("the in-process cached state differs from the replay")
     return problems
