@@ -61,9 +61,6 @@ BOT_MOVES_PER_TASK = 500
 FINAL_STATUSES = ("finished", "abandoned")
 # The longest pause between bot moves a game may ask for, in seconds.
 MAX_BOT_DELAY = 10.0
-# Game.snapshot (read by verify_games only) is written when a write crosses a multiple
-# of this many versions, and when the game ends; it records the version it is at.
-SNAPSHOT_EVERY = 32
 
 
 @dataclass(frozen=True)
@@ -231,7 +228,7 @@ def _earlier_creation(owner_id: int | None, key: str, digest: str) -> SubmitResu
     game = Game.objects.filter(owner_id=owner_id, creation_key=key).first()
     if game is None:
         return None
-    rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
+    rows = list(GameEvent.objects.filter(GameEvent.command_key_filter(key), game=game).order_by("seq"))
     return _replayed(game, rows, digest)
 
 
@@ -254,10 +251,11 @@ def submit_as(
     ``not_found`` if there is none), a game row as the caller read it, or the
     :class:`~games.access.GameAccess` the caller already got for ``user`` (checked again
     for the command without a query; what it read of the log with the row, if anything,
-    is used). Who may send a command at all (:func:`~games.access.check_access`, kinds unauthenticated and forbidden), then
-    who may send this one (:func:`~games.access.authorize_command`), then
-    :func:`submit_command`, whose refusals (the engine's, a stale version, a reused key)
-    it passes on. Every refusal is a :class:`core.DomainError`; none writes.
+    is used). Who may send a command at all (:func:`~games.access.check_access`, kinds
+    unauthenticated and forbidden), then who may send this one
+    (:func:`~games.access.authorize_command`), then :func:`submit_command`, whose refusals
+    (the engine's, a stale version, a reused key) it passes on. Every refusal is a
+    :class:`core.DomainError`; none writes.
     """
     if isinstance(game, GameAccess):
         if game.user is not user:
@@ -336,7 +334,7 @@ def submit_command(
 
 def _earlier_write(game: Game, key: str, digest: str) -> SubmitResult:
     """The original result of the write whose idempotency key is ``key``."""
-    rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
+    rows = list(GameEvent.objects.filter(GameEvent.command_key_filter(key), game=game).order_by("seq"))
     return _replayed(game, rows, digest)
 
 
@@ -379,7 +377,8 @@ def _append(
     rows = store.new_rows(game, items, command_key=key, command_digest=digest, first_seq=game.version + 1)
 
     changes: dict[str, Any] = {"version": state.version, "status": state.status}
-    if state.status in FINAL_STATUSES or state.version // SNAPSHOT_EVERY > game.version // SNAPSHOT_EVERY:
+    if state.status in FINAL_STATUSES:
+        # the final state, which verify_games compares with the replay of the log
         changes["snapshot"] = state.to_dict()
     seats = None
     for event, _, _ in items:

@@ -7,11 +7,13 @@
 Plays ``--games`` whole two-player knock-rummy games in process, each command through
 ``games.services.submit_as`` as the API sends it (a person's token: source ``api``, the
 actor, a client's Idempotency-Key of 36 characters), each move the ``steady`` bot's choice
-for the seat to move. Then reports, as written (the game row is updated by every write,
-so its table holds dead row versions until vacuumed) and after ``VACUUM FULL`` (live rows
-only): the size of each table, its TOAST and each of its indexes, per event and per game,
-and the mean stored size of each column of an event and of a game row
-(``pg_column_size``, compressed where PostgreSQL compressed it).
+for the seat to move. Then reports how many of the game row's updates were heap-only
+(HOT: no new index entry, the old version pruned in its page) and, as written (the game
+row is updated by every write, so its table holds dead row versions until autovacuum
+gets to them) and after ``VACUUM FULL`` (live rows only): the size of each table, its
+TOAST and each of its indexes, per event and per game, and the mean stored size of each
+column of an event and of a game row (``pg_column_size``, compressed where PostgreSQL
+compressed it).
 """
 
 from __future__ import annotations
@@ -159,6 +161,12 @@ def main() -> int:
                 f"{games} games, {events} events ({events / games:.0f} a game), {outbox} outbox rows, "
                 f"played in {time.perf_counter() - started:.0f} s"
             )
+            cursor.execute("SELECT pg_stat_force_next_flush()")
+            cursor.execute(
+                "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'games_game'"
+            )
+            updates, hot = cursor.fetchone()
+            print(f"game row updates: {updates}, of which HOT (no index entry, pruned in the page): {hot}")
             report(cursor, events, games, "As written")
         connection.close()
         with connections["default"].cursor() as cursor:

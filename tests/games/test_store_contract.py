@@ -131,7 +131,7 @@ class StoreContract:
         again, _ = deal_rows(at_version_1, key="once")
         with pytest.raises(store.WriteConflict):
             self.recorder.append(at_version_1, changes, again, [])
-        assert GameEvent.objects.filter(game=game, command_key="once").count() == 1
+        assert GameEvent.objects.filter(GameEvent.command_key_filter("once"), game=game).count() == 1
 
     def test_a_log_ahead_of_its_game_row_is_corruption_and_nothing_is_written(self, owner: Any) -> None:
         game = physical_game(owner)

@@ -21,8 +21,9 @@ def verify_game(game: Game) -> list[str]:
     seqs = [row.seq for row in rows]
     if seqs != list(range(1, len(rows) + 1)):
         return [f"seq is not 1..{len(rows)} without gaps"]
-    # The snapshot is written every SNAPSHOT_EVERY versions and when the game ends, and
-    # says which version it is at: compare it with the replay at that version.
+    # The snapshot is written by the write that ends the game (until November 2026 also
+    # every 32 versions) and says which version it is at: compare it with the replay at
+    # that version.
     snapshot = game.snapshot or None
     at = snapshot.get("version") if isinstance(snapshot, dict) else None
     problems = []
