@@ -22,9 +22,9 @@ Writes are optimistic (:mod:`games.services`): the game row and what the write n
 its log are read without a lock (:func:`read_game_for_write`: one statement on
 PostgreSQL), and the write itself is one round trip on PostgreSQL
 (:func:`write_game_and_events`): one call of the function ``games_append`` (migration
-0003, as Marten appends through ``mt_append_event``), whose statements run in this
-order: ``UPDATE`` the game row ``WHERE version =`` the version read (this also locks
-the row; if no row matches, nothing else happens); the outbox rows, if any;
+0003, replaced by 0005; as Marten appends through ``mt_append_event``), whose statements
+run in this order: ``UPDATE`` the game row ``WHERE version =`` the version read (this
+also locks the row; if no row matches, nothing else happens); the outbox rows, if any;
 ``pg_advisory_xact_lock(k)``; ``INSERT ... SELECT`` the events with positions
 ``highest + 1, highest + 2, ...`` where ``highest`` is ``MAX(position)`` read *inside
 the INSERT*. Outside a transaction the call is its own transaction and commits when it

@@ -1,7 +1,7 @@
 """The PostgreSQL recorder: a write's reads (the game row, whether the idempotency key
 was used, the events the cached state lacks) in one statement, the write in one call of
-``games_append`` (migration 0003). Why the write is safe for readers of the global
-order is the docstring of :mod:`games.store`.
+``games_append`` (migration 0003, replaced by 0005). Why the write is safe for readers
+of the global order is the docstring of :mod:`games.store`.
 
 The reads are written SQL run through Django's cursor, the game row built from them by
 :class:`games.rows.RowReader`; each statement is the same every time, so psycopg
