@@ -14,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import engine
-from api.idempotency import IDEMPOTENCY_HEADER, idempotency_key
+from api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, well_formed_idempotency_key
 from api.views import QUERY_NUMBER, ApiView, error_responses, query_number, require_user, source_of
 from games import selectors, services, store
-from games.access import access_for, access_game_by_id, authorize_command
+from games.access import access_for, access_game_by_id, access_game_for_command, authorize_command
 from games.parsers import LargeJSONParser, LimitedJSONParser
 from games.redaction import redact_events
 from games.serializers import (
@@ -169,8 +169,11 @@ class GameCommandView(ApiView):
         summary="Submit a command at an expected version",
     )
     def post(self, request: Request, game_id: int) -> Response:
-        # Who is refused (401, 404, 403) comes before what is wrong with the body.
-        access = access_game_by_id(request.user, game_id, for_action="command")
+        # Who is refused (401, 404, 403) comes before what is wrong with the body. The row
+        # is read with what the write needs of the log (whether the key was used, the
+        # events the cached state lacks): one statement on PostgreSQL.
+        key = well_formed_idempotency_key(request)
+        access = access_game_for_command(request.user, game_id, idempotency_key=key)
         expected_version, command = _command_request(request.data)
         # and who may send this command before a malformed Idempotency-Key (submit_as asks
         # again, from what this access already knows: no query)

@@ -49,6 +49,14 @@ def idempotency_key(request: Request) -> str | None:
     return key
 
 
+def well_formed_idempotency_key(request: Request) -> str | None:
+    """The request's Idempotency-Key if it is well formed, else None: what a read made
+    before the request is checked may ask about (:func:`idempotency_key` refuses a
+    malformed key when its turn comes)."""
+    key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")
+    return key if key is not None and IDEMPOTENCY_KEY.match(key) else None
+
+
 def _digest(request: Request) -> str:
     document = {"method": request.method, "path": request.path, "body": request.data}
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)

@@ -80,6 +80,9 @@ class GameAccess:
     user: Any
     seats: tuple[int, ...]
     is_owner: bool
+    # What a command's write needs of the game's log, read with the row
+    # (:func:`access_game_for_command`); None when the row was read alone.
+    log: store.LogRead | None = None
 
     @cached_property
     def is_scorekeeper(self) -> bool:
@@ -130,23 +133,39 @@ def access_game_by_id(user: Any, game_id: int, *, for_action: Action) -> GameAcc
     ``not_authenticated`` or forbidden :class:`~core.DomainError` when it has none."""
     game = store.read_game(game_id)
     if game is None:
-        raise DomainError(
-            "not_found", f"there is no game {game_id}", kind=Kind.NOT_FOUND, params={"game": game_id}
-        )
+        raise _not_found(game_id)
     return access_for(user, game, for_action=for_action)
 
 
-def access_for(user: Any, game: Game, *, for_action: Action) -> GameAccess:
+def access_game_for_command(user: Any, game_id: int, *, idempotency_key: str | None) -> GameAccess:
+    """:func:`access_game_by_id` for a command, whose write then needs no read of its own:
+    the row is read with whether ``idempotency_key`` was used (None: a fresh key) and the
+    events the cached state lacks (:func:`games.store.read_game_for_write`), which the
+    access carries (``log``). The access is decided on that row before anything is
+    written; the log read is used only once it has been."""
+    read = store.read_game_for_write(game_id, idempotency_key)
+    if read is None:
+        raise _not_found(game_id)
+    return access_for(user, read[0], for_action="command", log=read[1])
+
+
+def access_for(user: Any, game: Game, *, for_action: Action, log: store.LogRead | None = None) -> GameAccess:
     """The caller's access to ``game`` (already loaded — the command path checks the row
-    its write has read) for ``for_action``; an unauthenticated or forbidden
-    :class:`~core.DomainError` when it has none. :func:`access_game_by_id` is this plus
-    fetching the game (and its ``not_found``)."""
+    its write has read, and ``log``, what it read of the log with it) for ``for_action``;
+    an unauthenticated or forbidden :class:`~core.DomainError` when it has none.
+    :func:`access_game_by_id` is this plus fetching the game (and its ``not_found``)."""
     authenticated = bool(user is not None and user.is_authenticated)
     user_id = user.pk if authenticated else None
     is_owner = authenticated and game.owner_id == user_id
-    access = GameAccess(game, user, game.seats_of(user_id), is_owner)
+    access = GameAccess(game, user, game.seats_of(user_id), is_owner, log)
     check_access(access, for_action)
     return access
+
+
+def _not_found(game_id: int) -> DomainError:
+    return DomainError(
+        "not_found", f"there is no game {game_id}", kind=Kind.NOT_FOUND, params={"game": game_id}
+    )
 
 
 def check_access(access: GameAccess, for_action: Action) -> None:

@@ -12,29 +12,49 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+from games.rows import RowReader
+
 
 @functools.cache
-def _user_by_token_sql() -> str:
-    """The user a token belongs to."""
+def _user_row() -> RowReader[Any]:
+    return RowReader(get_user_model(), get_user_model()._meta.concrete_fields)
+
+
+@functools.cache
+def _user_by_token_sql(columns: str) -> str:
+    """The user a token belongs to (``columns`` of the user table, aliased ``u``)."""
     quote = connection.ops.quote_name
     user_model = get_user_model()
     user_fk = Token._meta.get_field("user")
     return (
-        "SELECT u.* "
+        f"SELECT {columns} "
         f"FROM {quote(user_model._meta.db_table)} u JOIN {quote(Token._meta.db_table)} t "
         f"ON t.{quote(user_fk.column)} = u.{quote(user_model._meta.pk.column)} "
         f"WHERE t.{quote(Token._meta.pk.column)} = %s"
     )
 
 
+def user_by_token(key: str) -> Any:
+    """The user whose token is ``key``, or None. On PostgreSQL the row is read through the
+    cursor and built by :class:`games.rows.RowReader`; elsewhere through ``Manager.raw``,
+    which applies the backend's own converters (SQLite has them: booleans, datetimes)."""
+    if connection.vendor == "postgresql":
+        reader = _user_row()
+        with connection.cursor() as cursor:
+            cursor.execute(_user_by_token_sql(reader.select_list("u")), [key])
+            row = cursor.fetchone()
+        return reader.build(row) if row is not None else None
+    return next(iter(get_user_model().objects.raw(_user_by_token_sql("u.*"), [key])), None)
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
     """What DRF's does (``Token.objects.select_related("user").get(key=key)``, the same
-    errors), through ``Manager.raw``: every API request with a token runs this, and the
+    errors), as one written statement: every API request with a token runs this, and the
     written statement costs a fraction of the compiled one (docs/performance.md). The
     token it returns (``request.auth``) carries the key and the user, not ``created``."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        user = next(iter(get_user_model().objects.raw(_user_by_token_sql(), [key])), None)
+        user = user_by_token(key)
         if user is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not user.is_active:

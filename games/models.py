@@ -32,8 +32,8 @@ class Source(models.TextChoices):
 class Game(models.Model):
     """One event stream. ``version`` is the number of events in it; ``status`` (written
     with every append) and ``snapshot`` (the engine state's ``to_dict()``, which names
-    its version: written every ``services.SNAPSHOT_EVERY`` versions and when the game
-    ends) are a disposable read model checked by ``manage.py verify_games``."""
+    its version: written by the write that ends the game) are a disposable read model
+    checked by ``manage.py verify_games``."""
 
     # Identifies the stream in process caches: ids can be reused after a rollback (SQLite).
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
@@ -76,14 +76,19 @@ class Game(models.Model):
         return tuple(i for i, seat in enumerate(self.seats) if seat.get("user") == user_id)
 
 
+# Between a write's idempotency key and the number of its event (``K#2``): no key has one.
+COMMAND_KEY_SEPARATOR = "#"
+
+
 class GameEvent(models.Model):
     """One event of one game. ``seq`` runs 1..n per game; ``position`` is the global
     order projections read in (assigned under the store's append lock, so a reader
     never skips an event that commits after a higher position — see games/store/__init__.py).
 
     Every write (one command, and the deal the system adds to it) carries an
-    idempotency key ``K``: its first event stores ``K``, the n-th ``K#n``; all store
-    ``command_key = K`` and the digest of the command, so a retry can be recognised.
+    idempotency key ``K`` (which never holds ``#``): its first event stores ``K``, the
+    n-th ``K#n`` (:attr:`command_key` reads ``K`` back); all store the digest of the
+    command, so a retry can be recognised.
     """
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
@@ -98,7 +103,6 @@ class GameEvent(models.Model):
     )
     source = models.CharField(max_length=10, choices=Source.choices)
     idempotency_key = models.CharField(max_length=220)
-    command_key = models.CharField(max_length=200)
     command_digest = models.CharField(max_length=64)
     recorded_at = models.DateTimeField(default=timezone.now)
 
@@ -112,6 +116,16 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} {self.type}"
+
+    @property
+    def command_key(self) -> str:
+        """The idempotency key of the write this event belongs to (``K`` of ``K#n``)."""
+        return self.idempotency_key.partition(COMMAND_KEY_SEPARATOR)[0]
+
+    @classmethod
+    def command_key_filter(cls, key: str) -> Q:
+        """The events of the write whose idempotency key is ``key``."""
+        return Q(idempotency_key=key) | Q(idempotency_key__startswith=f"{key}{COMMAND_KEY_SEPARATOR}")
 
     def stored_form(self) -> dict[str, object]:
         """The engine's stored form of this event (``engine.event_from_dict`` reads it)."""

@@ -41,7 +41,7 @@ from engine import Event, GameStarted, GameState, IllegalMove
 from engine.bots import get_bot
 from engine.errors import EngineError
 from games import outbox, store
-from games.access import GameAccess, access_for, access_game_by_id, authorize_command, check_access
+from games.access import GameAccess, access_for, access_game_for_command, authorize_command, check_access
 
 # The store's refusals, raised here and re-exported (callers catch services.VersionConflict).
 from games.errors import IdempotencyKeyReused as IdempotencyKeyReused
@@ -61,9 +61,6 @@ BOT_MOVES_PER_TASK = 500
 FINAL_STATUSES = ("finished", "abandoned")
 # The longest pause between bot moves a game may ask for, in seconds.
 MAX_BOT_DELAY = 10.0
-# Game.snapshot (read by verify_games only) is written when a write crosses a multiple
-# of this many versions, and when the game ends; it records the version it is at.
-SNAPSHOT_EVERY = 32
 
 
 @dataclass(frozen=True)
@@ -231,7 +228,7 @@ def _earlier_creation(owner_id: int | None, key: str, digest: str) -> SubmitResu
     game = Game.objects.filter(owner_id=owner_id, creation_key=key).first()
     if game is None:
         return None
-    rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
+    rows = list(GameEvent.objects.filter(GameEvent.command_key_filter(key), game=game).order_by("seq"))
     return _replayed(game, rows, digest)
 
 
@@ -250,13 +247,15 @@ def submit_as(
     """The one way a person's command reaches a game — the API, the director's desk, the
     scorekeeper's page and the play page all come through here.
 
-    ``game`` is an id (the game is loaded: ``not_found`` if there is none), a game row as
-    the caller read it, or the :class:`~games.access.GameAccess` the caller already got
-    for ``user`` (checked again for the command without a query). Who may send a command
-    at all (:func:`~games.access.check_access`, kinds unauthenticated and forbidden), then
-    who may send this one (:func:`~games.access.authorize_command`), then
-    :func:`submit_command`, whose refusals (the engine's, a stale version, a reused key)
-    it passes on. Every refusal is a :class:`core.DomainError`; none writes.
+    ``game`` is an id (the game is read with what the write needs of its log:
+    ``not_found`` if there is none), a game row as the caller read it, or the
+    :class:`~games.access.GameAccess` the caller already got for ``user`` (checked again
+    for the command without a query; what it read of the log with the row, if anything,
+    is used). Who may send a command at all (:func:`~games.access.check_access`, kinds
+    unauthenticated and forbidden), then who may send this one
+    (:func:`~games.access.authorize_command`), then :func:`submit_command`, whose refusals
+    (the engine's, a stale version, a reused key) it passes on. Every refusal is a
+    :class:`core.DomainError`; none writes.
     """
     if isinstance(game, GameAccess):
         if game.user is not user:
@@ -266,7 +265,7 @@ def submit_as(
     elif isinstance(game, Game):
         access = access_for(user, game, for_action="command")
     else:
-        access = access_game_by_id(user, game, for_action="command")
+        access = access_game_for_command(user, game, idempotency_key=idempotency_key)
     authorize_command(access, command)
     return submit_command(
         game=access.game,
@@ -275,6 +274,7 @@ def submit_as(
         source=source,
         expected_version=expected_version,
         idempotency_key=idempotency_key,
+        log_read=access.log,
     )
 
 
@@ -286,11 +286,14 @@ def submit_command(
     source: str,
     expected_version: int,
     idempotency_key: str | None = None,
+    log_read: store.LogRead | None = None,
 ) -> SubmitResult:
     """Decide ``command`` (wire form) by ``actor`` against ``game`` at
     ``expected_version`` and append its events. ``game`` is the row as the caller read
     it (whoever may send the command has been checked on it): the write goes through
-    only if the game is still at that row's version.
+    only if the game is still at that row's version. ``log_read`` is what the caller read of
+    the log with that row (:func:`games.store.read_game_for_write`, asking about
+    ``idempotency_key``); without it the log is read here.
 
     Raises ``IllegalMove`` (malformed or against the rules), :class:`VersionConflict`
     or :class:`IdempotencyKeyReused`; none of them writes.
@@ -301,7 +304,8 @@ def submit_command(
     key = idempotency_key or new_idempotency_key()
     wire = engine.command_to_dict(parsed)
     digest = command_digest(wire, _actor_id(actor))
-    log_read = store.read_log(game, key)
+    if log_read is None or log_read.key != idempotency_key:
+        log_read = store.read_log(game, key)
     if log_read.key_used:
         return _earlier_write(game, key, digest)
     if isinstance(parsed, engine.ReplaceSeat):
@@ -330,7 +334,7 @@ def submit_command(
 
 def _earlier_write(game: Game, key: str, digest: str) -> SubmitResult:
     """The original result of the write whose idempotency key is ``key``."""
-    rows = list(GameEvent.objects.filter(game=game, command_key=key).order_by("seq"))
+    rows = list(GameEvent.objects.filter(GameEvent.command_key_filter(key), game=game).order_by("seq"))
     return _replayed(game, rows, digest)
 
 
@@ -373,7 +377,8 @@ def _append(
     rows = store.new_rows(game, items, command_key=key, command_digest=digest, first_seq=game.version + 1)
 
     changes: dict[str, Any] = {"version": state.version, "status": state.status}
-    if state.status in FINAL_STATUSES or state.version // SNAPSHOT_EVERY > game.version // SNAPSHOT_EVERY:
+    if state.status in FINAL_STATUSES:
+        # the final state, which verify_games compares with the replay of the log
         changes["snapshot"] = state.to_dict()
     seats = None
     for event, _, _ in items:
@@ -392,8 +397,8 @@ def _append(
     rows, outbox_ids = store.write_game_and_events(game, changes, rows, messages=messages)
     for name, value in changes.items():
         setattr(game, name, value)
-    uid, final = game.uid, state
-    transaction.on_commit(lambda: store.state_cache.put(uid, final))
+    final = state
+    transaction.on_commit(lambda: store.state_cache.put(game, final))
     outbox.dispatch_on_commit(outbox_ids)
     return SubmitResult(game, state.version, rows, state, state_before, steps=tuple(steps))
 
@@ -497,10 +502,12 @@ def run_bot_turns(*, game_id: int, expected_version: int, max_moves: int = BOT_M
 def _play_bot_move(game_id: int, version: int) -> tuple[int | None, bool]:
     """One bot move at ``version``: the version it led to (None: nothing was written)
     and whether a bot is to move again."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.version != version:
+    key = f"bot:{game_id}:{version}"
+    read = store.read_game_for_write(game_id, key)
+    if read is None or read[0].version != version:
         return None, False
-    state = store.load_state(game)
+    game, log_read = read
+    state = store.load_state(game, tail=log_read.tail)
     if not bot_to_move(state):
         return None, False
     seat = state.to_move
@@ -515,7 +522,8 @@ def _play_bot_move(game_id: int, version: int) -> tuple[int | None, bool]:
             actor=None,
             source=Source.BOT,
             expected_version=version,
-            idempotency_key=f"bot:{game_id}:{version}",
+            idempotency_key=key,
+            log_read=log_read,
         )
     except (VersionConflict, IdempotencyKeyReused):
         return None, False

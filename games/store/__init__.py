@@ -18,12 +18,13 @@ positions back), while readers are never blocked. Everything else a write does
 (reading, replaying, deciding, updating its game row, writing the outbox) happens
 before the lock, so the serialised part is one short statement and the commit.
 
-Writes are optimistic (:mod:`games.services`): the game row and :func:`read_log` are
-read without a lock, and the write itself is one round trip on PostgreSQL
+Writes are optimistic (:mod:`games.services`): the game row and what the write needs of
+its log are read without a lock (:func:`read_game_for_write`: one statement on
+PostgreSQL), and the write itself is one round trip on PostgreSQL
 (:func:`write_game_and_events`): one call of the function ``games_append`` (migration
-0003, as Marten appends through ``mt_append_event``), whose statements run in this
-order: ``UPDATE`` the game row ``WHERE version =`` the version read (this also locks
-the row; if no row matches, nothing else happens); the outbox rows, if any;
+0003, replaced by 0005; as Marten appends through ``mt_append_event``), whose statements
+run in this order: ``UPDATE`` the game row ``WHERE version =`` the version read (this
+also locks the row; if no row matches, nothing else happens); the outbox rows, if any;
 ``pg_advisory_xact_lock(k)``; ``INSERT ... SELECT`` the events with positions
 ``highest + 1, highest + 2, ...`` where ``highest`` is ``MAX(position)`` read *inside
 the INSERT*. Outside a transaction the call is its own transaction and commits when it
@@ -49,7 +50,6 @@ at BEGIN), so there the highest position is read without an extra lock, with the
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -80,6 +80,7 @@ __all__ = [
     "load_state",
     "new_rows",
     "read_game",
+    "read_game_for_write",
     "read_log",
     "recorder",
     "state_at",
@@ -96,30 +97,35 @@ def recorder() -> Recorder:
     return _POSTGRES_RECORDER if connection.vendor == "postgresql" else _SQLITE_RECORDER
 
 
-@functools.cache
-def _game_row_sql() -> str:
-    """Every column of a game row but ``snapshot`` (read by ``verify_games`` only)."""
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in Game._meta.concrete_fields if f.name != "snapshot")
-    return f"SELECT {columns} FROM {quote(Game._meta.db_table)} WHERE {quote(Game._meta.pk.column)} = %s"
+def _is_id(game_id: int) -> bool:
+    """Whether a row could have ``game_id`` (SQLite cannot even compare a larger number)."""
+    return -(2**63) <= game_id < 2**63
 
 
 def read_game(game_id: int) -> Game | None:
     """The game row ``game_id`` (``snapshot`` deferred), or None. Every request about a
-    game starts here, so the statement is written once (``Manager.raw``) instead of being
-    compiled from a queryset on every call: a third of the CPU of an ORM ``filter().first()``
-    (docs/performance.md); on PostgreSQL it is prepared like any other hot statement."""
-    if not -(2**63) <= game_id < 2**63:  # no row has it (and SQLite cannot even compare it)
+    game starts here, so the statement is written once instead of being compiled from a
+    queryset on every call (docs/performance.md); on PostgreSQL it is prepared like any
+    other hot statement."""
+    return recorder().read_game(game_id) if _is_id(game_id) else None
+
+
+def read_game_for_write(game_id: int, key: str | None) -> tuple[Game, LogRead] | None:
+    """The game row ``game_id`` as :func:`read_game` (None if there is none) and, read
+    with it, what a write on it needs of its log: whether the idempotency key ``key`` was
+    used (None: a fresh key, nothing to ask) and, on PostgreSQL, the events after the
+    state this process has cached — one statement, whose snapshot makes the log the
+    row's. Nothing is locked: the write checks that the game is still at this version
+    when it appends (:func:`write_game_and_events`)."""
+    if not _is_id(game_id):
         return None
-    return next(iter(Game.objects.raw(_game_row_sql(), [game_id])), None)
+    return recorder().read_for_write(game_id, key, after=state_cache.version_of(game_id))
 
 
 def read_log(game: Game, key: str) -> LogRead:
-    """What a write on ``game`` (as read) needs besides the row: whether its log holds
-    the idempotency key ``key`` and, on PostgreSQL, in the same statement, the events
-    after the state this process has cached. Nothing is locked: the write checks that
-    the game is still at this version when it appends (:func:`write_game_and_events`)."""
-    cached = state_cache.get(game.uid)
+    """What a write on ``game`` (as read) needs besides the row, for a caller that read
+    the row alone: as :func:`read_game_for_write`, in a statement of its own."""
+    cached = state_cache.get(game)
     return recorder().read_log(game, key, after=cached.version if cached is not None else 0)
 
 

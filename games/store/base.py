@@ -17,13 +17,24 @@ Message = tuple[str, dict[str, Any]]  # an outbox row: topic, payload
 
 
 class LogRead(NamedTuple):
-    """What a write reads of a game's log before deciding (:meth:`Recorder.read_log`)."""
+    """What a write reads of a game's log before deciding (:meth:`Recorder.read_log`,
+    :meth:`Recorder.read_for_write`)."""
 
-    key_used: bool  # whether the log already holds the idempotency key
+    key: str | None  # the idempotency key asked about (None: a fresh one, which no log holds)
+    key_used: bool  # whether the log already holds it
     tail: list[StoredEvent] | None  # the events after the version asked for, if read along
 
 
 class Recorder(Protocol):
+    def read_game(self, game_id: int) -> Game | None:
+        """The game row ``game_id`` without ``snapshot`` (deferred), or None."""
+
+    def read_for_write(self, game_id: int, key: str | None, *, after: int) -> tuple[Game, LogRead] | None:
+        """The game row (as :meth:`read_game`) and what a write on it needs of its log
+        (as :meth:`read_log` at the row's version, ``key`` None asking nothing), or None
+        when there is no such game; nothing is locked. Read together, so the log read
+        is the row's: on PostgreSQL one statement."""
+
     def read_log(self, game: Game, key: str, *, after: int) -> LogRead:
         """Whether ``game``'s log holds ``key`` and (optionally) its events after
         ``after`` up to ``game.version``; nothing is locked."""

@@ -8,41 +8,52 @@ import uuid
 from collections import OrderedDict
 
 from engine import GameState
+from games.models import Game
 
 STATE_CACHE_SIZE = 512
 
 
 class StateCache:
-    """The latest state of recently used games, per process, keyed by the stream's uid
-    and checked against the game's version. Disposable: a miss replays the log, a
-    stale entry catches up by applying only the newer events. Only committed states
-    go in (services put new states here from ``transaction.on_commit``)."""
+    """The latest state of recently used games, per process, keyed by the game's id and
+    checked against its uid (an id can come back after a rollback on SQLite) and its
+    version. Disposable: a miss replays the log, a stale entry catches up by applying
+    only the newer events. Only committed states go in (services put new states here
+    from ``transaction.on_commit``)."""
 
     def __init__(self, size: int = STATE_CACHE_SIZE) -> None:
         self._size = size
-        self._states: OrderedDict[uuid.UUID, GameState] = OrderedDict()
+        self._states: OrderedDict[int, tuple[uuid.UUID, GameState]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, uid: uuid.UUID) -> GameState | None:
+    def get(self, game: Game) -> GameState | None:
         with self._lock:
-            state = self._states.get(uid)
-            if state is not None:
-                self._states.move_to_end(uid)
-            return state
+            entry = self._states.get(game.pk)
+            if entry is None or entry[0] != game.uid:
+                return None
+            self._states.move_to_end(game.pk)
+            return entry[1]
 
-    def put(self, uid: uuid.UUID, state: GameState) -> None:
-        """Keep ``state`` — without the earlier states it links to (``prior``, the history a
-        retraction goes back through): a whole game's history would otherwise stay in
-        memory. A retraction reads the history from the log instead
-        (:func:`games.store.load_state`)."""
+    def version_of(self, game_id: int) -> int:
+        """The version of the state kept for the game ``game_id`` (0: none). A read of
+        the game's row brings along the events after it (:func:`games.store.read_game_for_write`),
+        before the row is known; :meth:`get` checks the uid when the state is used."""
+        with self._lock:
+            entry = self._states.get(game_id)
+            return entry[1].version if entry is not None else 0
+
+    def put(self, game: Game, state: GameState) -> None:
+        """Keep ``state`` as ``game``'s — without the earlier states it links to
+        (``prior``, the history a retraction goes back through): a whole game's history
+        would otherwise stay in memory. A retraction reads the history from the log
+        instead (:func:`games.store.load_state`)."""
         if state.prior is not None:
             state = dataclasses.replace(state, prior=None)
         with self._lock:
-            current = self._states.get(uid)
-            if current is not None and current.version > state.version:
+            current = self._states.get(game.pk)
+            if current is not None and current[0] == game.uid and current[1].version > state.version:
                 return
-            self._states[uid] = state
-            self._states.move_to_end(uid)
+            self._states[game.pk] = (game.uid, state)
+            self._states.move_to_end(game.pk)
             while len(self._states) > self._size:
                 self._states.popitem(last=False)
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 import engine
 from engine import Event
-from games.models import Game, GameEvent
+from games.models import COMMAND_KEY_SEPARATOR, Game, GameEvent
 
 
 class StoredEvent(NamedTuple):
@@ -39,6 +39,8 @@ def new_rows(
     """Unsaved rows for ``items`` (event, actor or None, source), numbered from
     ``first_seq``. The first row carries the command's idempotency key, the n-th
     ``key#n`` (see :class:`games.models.GameEvent`)."""
+    if COMMAND_KEY_SEPARATOR in command_key:
+        raise ValueError(f"an idempotency key holds no {COMMAND_KEY_SEPARATOR!r}: {command_key!r}")
     rows = []
     now = timezone.now()
     for n, (event, actor, source) in enumerate(items, start=1):
@@ -53,8 +55,7 @@ def new_rows(
                 # an anonymous user (no pk) acts as nobody in particular
                 actor=actor if actor is not None and actor.pk is not None else None,
                 source=source,
-                idempotency_key=command_key if n == 1 else f"{command_key}#{n}",
-                command_key=command_key,
+                idempotency_key=command_key if n == 1 else f"{command_key}{COMMAND_KEY_SEPARATOR}{n}",
                 command_digest=command_digest,
                 recorded_at=now,
             )

@@ -32,9 +32,9 @@ def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[StoredEvent
     events after it, or a full replay (``use_cache=False``, or when the events to catch
     up include a retraction: only a full replay has the history it goes back through).
     ``tail``, when given, holds the game's events after some version (see
-    :func:`games.store.read_log`); it is used when it starts right after the cached
+    :func:`games.store.read_game_for_write`); it is used when it starts right after the cached
     state, which saves a query."""
-    base = state_cache.get(game.uid) if use_cache else None
+    base = state_cache.get(game) if use_cache else None
     if base is not None and base.version > game.version:
         base = None
     if base is not None and base.version == game.version:
@@ -51,7 +51,7 @@ def load_state(game: Game, *, use_cache: bool = True, tail: Sequence[StoredEvent
         found = state.version if state is not None else 0
         raise CorruptStream(f"game {game.pk}: the log replays to version {found}, not {game.version}")
     if use_cache:
-        state_cache.put(game.uid, state)
+        state_cache.put(game, state)
     return state
 
 

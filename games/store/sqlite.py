@@ -8,10 +8,11 @@ writer at a time (the contract tests run it there too), which is why
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 
 from games.models import Game, GameEvent, OutboxMessage
@@ -20,9 +21,22 @@ from games.store.errors import WriteConflict
 
 
 class SQLiteRecorder:
+    def read_game(self, game_id: int) -> Game | None:
+        """Written once (``Manager.raw``) rather than compiled from a queryset on every call."""
+        return next(iter(Game.objects.raw(_game_row_sql(), [game_id])), None)
+
+    def read_for_write(self, game_id: int, key: str | None, *, after: int) -> tuple[Game, LogRead] | None:
+        """The row, then the key if there is one (SQLite's statements cost no round trip)."""
+        game = self.read_game(game_id)
+        if game is None:
+            return None
+        if key is None:
+            return game, LogRead(None, False, None)
+        return game, self.read_log(game, key, after=after)
+
     def read_log(self, game: Game, key: str, *, after: int) -> LogRead:
         """The key only: replay reads the events it lacks itself (no tail)."""
-        return LogRead(GameEvent.objects.filter(game_id=game.pk, idempotency_key=key).exists(), None)
+        return LogRead(key, GameEvent.objects.filter(game_id=game.pk, idempotency_key=key).exists(), None)
 
     def append(
         self, game: Game, changes: Mapping[str, Any], rows: list[GameEvent], messages: Sequence[Message]
@@ -42,3 +56,11 @@ class SQLiteRecorder:
                 OutboxMessage(topic=topic, payload=payload) for topic, payload in messages
             )
         return saved, [message.pk for message in created]
+
+
+@functools.cache
+def _game_row_sql() -> str:
+    """Every column of a game row but ``snapshot`` (read by ``verify_games`` only)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in Game._meta.concrete_fields if f.name != "snapshot")
+    return f"SELECT {columns} FROM {quote(Game._meta.db_table)} WHERE {quote(Game._meta.pk.column)} = %s"

@@ -71,9 +71,9 @@ def test_a_connection_the_server_closed_is_replaced_at_the_next_request(postgres
 
 
 def test_the_hot_statements_are_prepared_after_a_few_commands(postgres_required: None) -> None:
-    """What ``POST .../commands`` with a token runs (the store's read of the key and the
-    missing events, then the call of games_append) and DRF's token check: each is
-    prepared by psycopg once it has run PREPARE_THRESHOLD times on the connection."""
+    """What ``POST .../commands`` with a token runs (the store's read of the game row with
+    the key and the missing events, then the call of games_append) and DRF's token check:
+    each is prepared by psycopg once it has run PREPARE_THRESHOLD times on the connection."""
     users = [get_user_model().objects.create_user(name) for name in ("ann", "bob", "olga")]
     seats = [services.SeatSpec(user_id=users[0].pk), services.SeatSpec(user_id=users[1].pk)]
     result = new_game(users[2], seats)
@@ -99,8 +99,9 @@ def test_the_hot_statements_are_prepared_after_a_few_commands(postgres_required:
 
     prepared = _prepared_statements()
     markers = (
-        'FROM "games_game" WHERE "id" = $',  # games.store.read_game
-        "e.idempotency_key = $",  # the key and the missing events
+        # games.store.read_game_for_write: the row, the key and the missing events
+        "e.idempotency_key = $1), (SELECT json_agg(",
+        "e.seq <= g.version) FROM games_game g WHERE g.id = $",
         "FROM games_append($",
         'JOIN "authtoken_token" t ON',  # games.authentication
     )

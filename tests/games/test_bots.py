@@ -45,7 +45,8 @@ def test_a_bot_game_is_driven_to_completion_through_the_outbox(
     assert not OutboxMessage.objects.filter(dispatched_at__isnull=True).exists()
     sources = set(GameEvent.objects.filter(game=game).values_list("source", flat=True))
     assert sources == {Source.API, Source.SYSTEM, Source.BOT}
-    bot_keys = GameEvent.objects.filter(game=game, source=Source.BOT).values_list("command_key", flat=True)
+    bot_events = GameEvent.objects.filter(game=game, source=Source.BOT)
+    bot_keys = bot_events.values_list("idempotency_key", flat=True)
     assert all(key.startswith(f"bot:{game.pk}:") for key in bot_keys)
 
 

@@ -58,7 +58,6 @@ def test_verify_games_reports_a_log_that_no_longer_replays(duel: services.Submit
         data={},
         source=Source.SYSTEM,
         idempotency_key="x",
-        command_key="x",
         command_digest="",
     )
     out = StringIO()

@@ -67,26 +67,18 @@ def test_the_state_the_service_returns_equals_the_replay_of_the_stored_log(
         result = play(duel.game.pk, actor, a_legal_move(state))
         state = result.state
         assert state == stored_state(duel.game.pk)
-    game = Game.objects.get(pk=duel.game.pk)
-    at = game.snapshot["version"]  # written every SNAPSHOT_EVERY versions (40 moves cross one)
-    assert 0 < at <= game.version and at // services.SNAPSHOT_EVERY == game.version // services.SNAPSHOT_EVERY
-    assert game.snapshot == json.loads(json.dumps(store.state_at(game, at).to_dict()))
+    assert Game.objects.get(pk=duel.game.pk).version == state.version
 
 
-def test_the_snapshot_is_written_every_so_many_versions_and_when_the_game_ends(
-    duel: services.SubmitResult, owner: Any, ann: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+def test_the_snapshot_is_written_when_the_game_ends_and_only_then(
+    duel: services.SubmitResult, owner: Any, ann: Any, bob: Any
 ) -> None:
-    monkeypatch.setattr(services, "SNAPSHOT_EVERY", 4)
-    state, written = duel.state, {}
-    assert Game.objects.get(pk=duel.game.pk).snapshot == {}  # version 2: none yet
-    while state.version < 11:
+    state = duel.state
+    while state.version < 40 and state.status == "playing":  # past the 32 that once wrote one
         actor = ann if state.to_move == 0 else bob
         state = play(duel.game.pk, actor, a_legal_move(state)).state
-        written[state.version] = Game.objects.get(pk=duel.game.pk).snapshot.get("version")
-    # each write that reaches a new multiple of 4 stores the state it ends at
-    crossed = {v: v for v in written if v // 4 > (v - 1) // 4}
-    assert {v: at for v, at in written.items() if at == v} == crossed
-    assert all(at == max([c for c in crossed if c <= v], default=None) for v, at in written.items())
+        assert Game.objects.get(pk=duel.game.pk).snapshot == {}
+    assert state.version >= 32
     seats = Game.objects.get(pk=duel.game.pk).seats
     play(duel.game.pk, owner, {"type": "AbandonGame", "reason": "rain"})
     game = Game.objects.get(pk=duel.game.pk)
@@ -107,27 +99,49 @@ def test_a_stale_expected_version_is_a_conflict_and_writes_nothing(
 
 
 def _after_the_read(monkeypatch: pytest.MonkeyPatch, competing: Any) -> None:
-    """Run ``competing()`` once, right after the next write has read the game: the
-    window in which another writer can get there first."""
-    read = store.read_log
+    """Run ``competing()`` once, right after the next write has read the game (the row
+    and its log, together or one after the other): the window in which another writer
+    can get there first."""
     pending = [competing]
 
-    def read_then_compete(game: Game, key: str) -> Any:
-        found = read(game, key)
-        while pending:
-            pending.pop()()
-        return found
+    def then_compete(read: Any) -> Any:
+        def read_then_compete(*args: Any) -> Any:
+            found = read(*args)
+            while pending:
+                pending.pop()()
+            return found
 
-    monkeypatch.setattr(store, "read_log", read_then_compete)
+        return read_then_compete
+
+    monkeypatch.setattr(store, "read_log", then_compete(store.read_log))
+    monkeypatch.setattr(store, "read_game_for_write", then_compete(store.read_game_for_write))
 
 
+def _submit_as(game_id: int, actor: Any, command: dict[str, Any], **kwargs: Any) -> services.SubmitResult:
+    """As ``play``, through the path the API takes: the row read with the key and the
+    missing events (:func:`games.store.read_game_for_write`)."""
+    return services.submit_as(
+        actor,
+        game_id,
+        command,
+        expected_version=kwargs.pop("expected_version", Game.objects.get(pk=game_id).version),
+        idempotency_key=kwargs.pop("idempotency_key", None),
+        source=Source.API,
+    )
+
+
+# the row, then the log (pages that read the row first); the row with the log (the API)
+READ_PATHS = pytest.mark.parametrize("submit", [play, _submit_as], ids=["row-then-log", "row-with-log"])
+
+
+@READ_PATHS
 def test_a_write_overtaken_after_its_read_is_a_conflict_and_writes_nothing(
-    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch
+    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch, submit: Any
 ) -> None:
     draw, take = {"type": "DrawFromStock", "seat": 0}, {"type": "DrawFromDiscard", "seat": 0}
     _after_the_read(monkeypatch, lambda: play(duel.game.pk, ann, take, idempotency_key="first"))
     with pytest.raises(services.VersionConflict) as caught:
-        play(duel.game.pk, ann, draw, expected_version=2, idempotency_key="second")
+        submit(duel.game.pk, ann, draw, expected_version=2, idempotency_key="second")
     assert (caught.value.expected_version, caught.value.current_version) == (2, 3)
     rows = list(GameEvent.objects.filter(game_id=duel.game.pk).order_by("seq"))
     assert [(r.seq, r.command_key) for r in rows][-1] == (3, "first") and len(rows) == 3
@@ -135,31 +149,33 @@ def test_a_write_overtaken_after_its_read_is_a_conflict_and_writes_nothing(
     assert game.version == 3 and stored_state(game.pk).version == 3
     assert not OutboxMessage.objects.exists()
     # the loser's transaction left nothing behind: the next write goes through
-    assert play(duel.game.pk, ann, a_legal_move(stored_state(game.pk))).version == 4
+    assert submit(duel.game.pk, ann, a_legal_move(stored_state(game.pk))).version == 4
 
 
+@READ_PATHS
 def test_a_retry_overtaken_by_its_own_original_returns_the_original_result(
-    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch
+    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch, submit: Any
 ) -> None:
     move = a_legal_move(duel.state)
     originals: list[services.SubmitResult] = []
     _after_the_read(
         monkeypatch, lambda: originals.append(play(duel.game.pk, ann, move, idempotency_key="once"))
     )
-    retry = play(duel.game.pk, ann, move, expected_version=2, idempotency_key="once")
+    retry = submit(duel.game.pk, ann, move, expected_version=2, idempotency_key="once")
     assert retry.replayed and retry.version == originals[0].version == 3
     assert [e.pk for e in retry.events] == [e.pk for e in originals[0].events]
     assert GameEvent.objects.filter(game_id=duel.game.pk).count() == 3
 
 
+@READ_PATHS
 def test_a_write_inside_the_callers_transaction_leaves_it_usable_after_a_conflict(
-    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch
+    duel: services.SubmitResult, ann: Any, monkeypatch: pytest.MonkeyPatch, submit: Any
 ) -> None:
     take = {"type": "DrawFromDiscard", "seat": 0}
     _after_the_read(monkeypatch, lambda: play(duel.game.pk, ann, take, idempotency_key="first"))
     with transaction.atomic():
         with pytest.raises(services.VersionConflict):
-            play(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, expected_version=2)
+            submit(duel.game.pk, ann, {"type": "DrawFromStock", "seat": 0}, expected_version=2)
         assert Game.objects.get(pk=duel.game.pk).version == 3  # the transaction still answers
 
 
@@ -262,7 +278,6 @@ def test_unique_seq_per_game_is_a_database_constraint(duel: services.SubmitResul
         data={},
         source=Source.SYSTEM,
         idempotency_key="other",
-        command_key="other",
         command_digest="",
     )
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -285,7 +300,7 @@ def test_events_after_reads_the_global_feed_in_position_order(owner: Any, ann: A
 
 def test_a_stale_cached_state_catches_up_from_the_log(duel: services.SubmitResult, ann: Any) -> None:
     game = Game.objects.get(pk=duel.game.pk)
-    store.state_cache.put(game.uid, duel.state)
+    store.state_cache.put(game, duel.state)
     play(duel.game.pk, ann, a_legal_move(duel.state))  # on_commit never runs here: the cache is stale
     game.refresh_from_db()
     assert store.load_state(game) == stored_state(game.pk)
@@ -331,7 +346,7 @@ def test_a_write_on_a_stale_cached_state_reads_the_missing_events_with_the_game(
     for _ in range(3):  # another process wrote these: this one's cache stays at version 2
         state = play(game.pk, ann if state.to_move == 0 else bob, a_legal_move(state)).state
     store.state_cache.clear()
-    store.state_cache.put(game.uid, duel.state)
+    store.state_cache.put(game, duel.state)
     move, actor = a_legal_move(state), ann if state.to_move == 0 else bob
     game = Game.objects.get(pk=game.pk)  # the row the caller has read
     # PostgreSQL: the key and the events after version 2 in one statement, then the write
@@ -397,7 +412,7 @@ def test_the_state_cache_keeps_no_history_and_a_retraction_reads_it_from_the_log
         state = play(game_id, owner, a_legal_move(state)).state
     game = Game.objects.get(pk=game_id)
     assert store.load_state(game) == state  # and into the cache
-    cached = store.state_cache.get(game.uid)
+    cached = store.state_cache.get(game)
     assert cached == state and cached.prior is None and cached.depth == state.depth == 4
     retracted = play(game_id, owner, {"type": "Retract", "count": 3, "reason": "wrong entries"})
     assert retracted.state == stored_state(game_id)
@@ -412,9 +427,9 @@ def test_a_retraction_written_elsewhere_is_caught_up_by_a_full_replay(
     state = play(game_id, owner, {"type": "DealHand", "upcard": "KD"}).state
     state = play(game_id, owner, a_legal_move(state)).state
     game = Game.objects.get(pk=game_id)
-    stale = store.state_cache.get(game.uid)  # this process's cache, before the retraction
+    stale = store.state_cache.get(game)  # this process's cache, before the retraction
     play(game_id, owner, {"type": "Retract", "count": 1, "reason": "misdealt draw"})
-    store.state_cache.put(game.uid, stale)  # as if another process had written it
+    store.state_cache.put(game, stale)  # as if another process had written it
     caught_up = store.load_state(Game.objects.get(pk=game_id))
     assert caught_up == stored_state(game_id) and caught_up.version == state.version + 1
 

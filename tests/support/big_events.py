@@ -61,7 +61,6 @@ def _event_rows(game: Game, log: Any, first_seq: int, position: int) -> list[Gam
             data=event["data"],
             source=Source.SYSTEM,
             idempotency_key=f"bulk-{game.pk}#{seq}",
-            command_key=f"bulk-{game.pk}",
             command_digest="-",
             recorded_at=now,
         )

@@ -21,8 +21,9 @@ def verify_game(game: Game) -> list[str]:
     seqs = [row.seq for row in rows]
     if seqs != list(range(1, len(rows) + 1)):
         return [f"seq is not 1..{len(rows)} without gaps"]
-    # The snapshot is written every SNAPSHOT_EVERY versions and when the game ends, and
-    # says which version it is at: compare it with the replay at that version.
+    # The snapshot is written by the write that ends the game (until November 2026 also
+    # every 32 versions) and says which version it is at: compare it with the replay at
+    # that version.
     snapshot = game.snapshot or None
     at = snapshot.get("version") if isinstance(snapshot, dict) else None
     problems = []
@@ -47,7 +48,7 @@ def verify_game(game: Game) -> list[str]:
         problems.append(f"the log replays to version {found}, the game says {game.version}")
     elif game.status != state.status:
         problems.append(f"status {game.status!r} differs from the replay's {state.status!r}")
-    cached = store.state_cache.get(game.uid)
+    cached = store.state_cache.get(game)
     if state is not None and cached is not None and cached.version == state.version and cached != state:
         problems.append("the in-process cached state differs from the replay")
     return problems
