@@ -40,7 +40,7 @@ def idempotency_key(request: Request) -> str | None:
     key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")  # request.headers would parse every header
     if key is None:
         return None
-    if not IDEMPOTENCY_KEY.match(key):
+    if not IDEMPOTENCY_KEY.fullmatch(key):
         raise DomainError(
             "invalid_idempotency_key",
             "Idempotency-Key must be 1-200 characters of A-Z a-z 0-9 . _ ~ + / = -",
@@ -54,7 +54,7 @@ def well_formed_idempotency_key(request: Request) -> str | None:
     before the request is checked may ask about (:func:`idempotency_key` refuses a
     malformed key when its turn comes)."""
     key: str | None = request.META.get("HTTP_IDEMPOTENCY_KEY")
-    return key if key is not None and IDEMPOTENCY_KEY.match(key) else None
+    return key if key is not None and IDEMPOTENCY_KEY.fullmatch(key) else None
 
 
 def _digest(request: Request) -> str:
