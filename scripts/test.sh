@@ -20,34 +20,37 @@ typecheck() {
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then
     # Against the services (CI): three passes that together run every test once on
     # PostgreSQL, and the database-dependent ones again on SQLite (docs/testing.md).
-    # 1. The bulk on two xdist workers, each with its database (test_<name>_gw0, _gw1) and
-    #    its cache prefix (tests/conftest.py): they keep both cores busy.
-    echo "== pytest (PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial)"
-    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" "$@"
-    # 2. Alone, the tests marked serial — the broker tests (the Celery worker .ci/run starts
-    #    reads test_<name>, the serial pass's database), the browser tests and every test
-    #    that commits. They mostly wait (on the browser, the worker, the races' threads), so
-    #    the type check and 3. the SQLite pass run beside them, in their own process, with
-    #    no service of theirs in common; their output follows the serial pass's.
-    side_log="$(mktemp)"
-    (
-        typecheck
-        # 3. The store contract also holds on the embedded database: the tests marked
-        #    both_databases (the store contract, projections, settings, vendor-specific
-        #    query counts) run there too.
-        echo "== pytest (embedded SQLite, same contract: -m both_databases)"
-        env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests -p no:cacheprovider
-    ) >"$side_log" 2>&1 &
-    side_pid=$!
-    echo "== pytest (PostgreSQL, serial; mypy and the SQLite pass beside it)"
-    serial_status=0
-    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" || serial_status=$?
-    side_status=0
-    wait "$side_pid" || side_status=$?
-    cat "$side_log"
-    rm -f "$side_log"
-    if [ "$serial_status" != 0 ] || [ "$side_status" != 0 ]; then
-        echo "FAIL: serial pass exit $serial_status; mypy and SQLite pass exit $side_status"
+    # 1. The bulk on two xdist workers, each with its database (test_<name>_gw0, _gw1), its
+    #    cache prefix and a Celery queue no worker reads (tests/conftest.py).
+    # 2. At the same time, in a process of its own, the tests marked serial — the broker
+    #    tests (the Celery worker .ci/run starts reads test_<name>, this pass's database),
+    #    the browser tests and every test that commits — one at a time. They mostly wait
+    #    (on the browser, the worker, the races' threads) while the workers keep the cores
+    #    busy; no database, cache key or queue is shared between the two.
+    # 3. Then the type check and the SQLite pass, while the workers finish.
+    # The parallel pass's output follows the others'.
+    parallel_log="$(mktemp)"
+    echo "== pytest (PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial): in the background, its output below"
+    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" "$@" \
+        >"$parallel_log" 2>&1 &
+    parallel_pid=$!
+    trap 'kill "$parallel_pid" 2>/dev/null || true' EXIT
+    failed=()
+    echo "== pytest (PostgreSQL, serial)"
+    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" || failed+=("the serial pass")
+    typecheck || failed+=("mypy")
+    # The store contract also holds on the embedded database: the tests marked
+    # both_databases (the store contract, projections, settings, vendor-specific query
+    # counts) run there too.
+    echo "== pytest (embedded SQLite, same contract: -m both_databases)"
+    env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests -p no:cacheprovider \
+        || failed+=("the SQLite pass")
+    wait "$parallel_pid" || failed+=("the parallel pass")
+    echo "== pytest (PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial): its output"
+    cat "$parallel_log"
+    rm -f "$parallel_log"
+    if [ "${#failed[@]}" != 0 ]; then
+        echo "FAIL: ${failed[*]}"
         exit 1
     fi
 else

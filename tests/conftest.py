@@ -51,13 +51,14 @@ def _compile_stale_catalogues() -> None:
             msgfmt.compile_catalogue(po)
 
 
-# What runs in CI's serial pass (scripts/test.sh), never beside another xdist worker:
+# What runs in CI's serial pass (scripts/test.sh): one test at a time, in a process of its
+# own with the un-suffixed test database, beside (never inside) the xdist workers:
 # - broker: the real Celery worker reads the un-suffixed test database (test_<name>, see
 #   .ci/run), so a test whose tasks it must run has to use that database, not test_<name>_gw0;
-# - browser: a live server and a headless Chromium each (slow, and racy under load);
+# - browser: a live server and a headless Chromium each, one at a time;
 # - any test that commits (django_db(transaction=True), live_server): a committed row hands
 #   its tasks to the real broker, whose worker reads the serial database; and the race tests
-#   among them (threads against PostgreSQL) must not compete with a parallel worker for CPU.
+#   among them (threads against PostgreSQL) must not race another test of their own pass.
 SERIAL_MARKERS = ("broker", "browser", "serial")
 SERIAL_FIXTURES = frozenset({"broker_required", "transactional_db", "live_server", "games_db"})
 
@@ -74,7 +75,7 @@ def is_serial(item: pytest.Item) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark ``serial`` every test :func:`is_serial` finds, before ``-m`` selects: CI runs
-    ``-m "not serial"`` with ``-n 2`` and then ``-m serial`` alone."""
+    ``-m "not serial"`` with ``-n 2`` and, beside it, ``-m serial`` in one process."""
     for item in items:
         if is_serial(item):
             item.add_marker(pytest.mark.serial)
