@@ -455,48 +455,87 @@ def best_discard(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Card, Arrange
     """
     if type(cards) is not tuple:
         cards = tuple(cards)
-    masks = _MASKS
-    if len(cards) == 11:  # a two-player hand after its draw, unrolled like best_arrangement's
+    size = len(cards)
+    if size == 11:  # a two-player hand after its draw: checked below, by its suits' card counts
+        masks = _MASKS
         c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
-        hand = (
-            masks[c0.index] + masks[c1.index] + masks[c2.index] + masks[c3.index] + masks[c4.index]
-            + masks[c5.index] + masks[c6.index] + masks[c7.index] + masks[c8.index] + masks[c9.index]
-            + masks[c10.index]
-        )  # fmt: skip
-        if hand.bit_count() != 11 or hand >> 52:
-            hand = _hand_mask(cards, ruleset)  # raises for a duplicate or a joker not in play
+        hand = sum((
+            masks[c0.index], masks[c1.index], masks[c2.index], masks[c3.index], masks[c4.index],
+            masks[c5.index], masks[c6.index], masks[c7.index], masks[c8.index], masks[c9.index],
+            masks[c10.index],
+        ))  # fmt: skip
     else:
         hand = _hand_mask(cards, ruleset)
-    if not cards:
-        raise InvalidHand("an empty hand has no card to discard")
-    if not hand >> 52:
-        c = hand & 8191
-        d = hand >> 13 & 8191
-        h = hand >> 26 & 8191
-        s = hand >> 39
-        if not (c & d & (h | s)) | (h & s & (c | d)):
-            # No rank held three times: no set, before or after the discard. The best
-            # discard is the biggest drop of one suit's run-only deadwood (ties: the
-            # highest card), and what is left is arranged in runs alone.
-            if not _DISCARD_TABLE:
-                _DISCARD_TABLE.extend(_build_discard_table())
-            drops = _DISCARD_TABLE
-            drop = max(drops[c] << 2, drops[d] << 2 | 1, drops[h] << 2 | 2, drops[s] << 2 | 3)
-            table = _RUN_DW
-            left = table[c] + table[d] + table[h] + table[s] - (drop >> 6) + _DROP_OFFSET
-            index = (drop & 3) * 13 + (drop >> 2 & 15)
-            return ALL_CARDS[index], _lazy(hand ^ masks[index], 0, left)
-    if hand >> 52:
-        best = (INF, 0, 0)
-        for card in cards:
-            value = _search(hand ^ _MASKS[card.index], ruleset.joker_value)[0] >> 12
-            best = min(best, (value, -_discard_preference(card.index), card.index))
-        index = best[2]
-        return ALL_CARDS[index], arrange_mask(hand ^ _MASKS[index], ruleset.joker_value)
+        if not size:
+            raise InvalidHand("an empty hand has no card to discard")
+    if not _CLUBS:
+        _fill_discard_tables()
+    # Two 26-bit halves, so that splitting into suits is arithmetic on small integers.
+    low = hand & 67108863
+    high = hand >> 26 & 67108863
+    c = low & 8191
+    d = low >> 13
+    h = high & 8191
+    s = high >> 13
+    a = _CLUBS[c]
+    b = _DIAMONDS[d]
+    e = _HEARTS[h]
+    f = _SPADES[s]
+    total = a + b + e + f
+    if total & 63 != size:
+        # The suits hold fewer cards than the hand: a joker, or (11 cards, not yet
+        # checked) a duplicate, which _hand_mask raises for.
+        return _joker_discard(_hand_mask(cards, ruleset), cards, ruleset)
+    top = a if a > b else b
+    if e > top:
+        top = e
+    if f > top:
+        top = f
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    arrangement: Arrangement = _new(Arrangement)
+    if not triples:
+        # No rank held three times: no set, before or after the discard. The largest
+        # entry is the discard, and what is left is arranged in runs alone (_plan unset
+        # reads as "no sets").
+        preference = top >> 14 & 63
+        arrangement._hand = hand ^ _BIT_OF_PREFERENCE[preference]
+        arrangement._deadwood = (total >> 6 & 255) - (top >> 20) + _DROP_OFFSET
+        return _CARD_OF_PREFERENCE[preference], arrangement
+    score = (top >> 14) - (total & 16320)  # _discard_score's score of no set
+    if triples & (triples - 1) or c & d & h & s:
+        score = _discard_score(low, high, triples, score)
+    else:
+        # One rank of three, the common case, inlined: the set is the only other choice.
+        rest = 8191 ^ triples
+        a = _CLUBS[c & rest]
+        b = _DIAMONDS[d & rest]
+        e = _HEARTS[h & rest]
+        f = _SPADES[s & rest]
+        top = a if a > b else b
+        if e > top:
+            top = e
+        if f > top:
+            top = f
+        with_set = (top >> 14) - (a + b + e + f & 16320)
+        if with_set > score:
+            score = with_set
+    preference = score & 63
     # The discard's search already knows what is left and its deadwood; which sets that
     # arrangement uses (the tie-break's choice) is searched only if its melds are read.
-    left, index = _natural_discard(hand)
-    return ALL_CARDS[index], _lazy(hand ^ _MASKS[index], _SETS_UNKNOWN, left)
+    arrangement._hand = hand ^ _BIT_OF_PREFERENCE[preference]
+    arrangement._plan = _SETS_UNKNOWN
+    arrangement._deadwood = _DROP_OFFSET - (score >> 6)
+    return _CARD_OF_PREFERENCE[preference], arrangement
+
+
+def _joker_discard(hand: int, cards: tuple[Card, ...], ruleset: RuleSet) -> tuple[Card, Arrangement]:
+    """:func:`best_discard` of a checked hand holding jokers: every discard searched."""
+    best = (INF, 0, 0)
+    for card in cards:
+        value = _search(hand ^ _MASKS[card.index], ruleset.joker_value)[0] >> 12
+        best = min(best, (value, -_discard_preference(card.index), card.index))
+    index = best[2]
+    return ALL_CARDS[index], arrange_mask(hand ^ _MASKS[index], ruleset.joker_value)
 
 
 def _hand_mask(cards: tuple[Card, ...], ruleset: RuleSet) -> int:
@@ -630,56 +669,148 @@ def _natural_sets(hand: int, triples: int) -> tuple[int, int]:
 
 
 def _natural_discard(hand: int) -> tuple[int, int]:
-    """(Deadwood left, index) of the best discard of a hand without jokers.
-
-    Exact: every (set choice, discard) pair is covered, because the best
-    arrangement of the hand minus a card is one of the hand's set choices with that
-    card left out of every set; per suit, a table gives the largest deadwood drop
-    one discard can make (the card may be unmatched or come out of a run).
-    """
-    if not _DISCARD_TABLE:
-        _DISCARD_TABLE.extend(_build_discard_table())
-    drops = _DISCARD_TABLE
-    table = _RUN_DW
-    c = hand & 8191
-    d = hand >> 13 & 8191
-    h = hand >> 26 & 8191
-    s = hand >> 39
+    """(Deadwood left, index) of the best discard of a hand without jokers, as
+    :func:`best_discard` chooses it."""
+    if not _CLUBS:
+        _fill_discard_tables()
+    low = hand & 67108863
+    high = hand >> 26
+    c = low & 8191
+    d = low >> 13
+    h = high & 8191
+    s = high >> 13
+    a = _CLUBS[c]
+    b = _DIAMONDS[d]
+    e = _HEARTS[h]
+    f = _SPADES[s]
+    top = a if a > b else b
+    if e > top:
+        top = e
+    if f > top:
+        top = f
+    score = (top >> 14) - (a + b + e + f & 16320)
     triples = (c & d & (h | s)) | (h & s & (c | d))
-    best_value = INF
-    best_drop = 0
-    for sets in _set_choices(hand, triples) if triples else (0,):
-        if sets:
-            rest = hand ^ sets
-            c, d, h, s = rest & 8191, rest >> 13 & 8191, rest >> 26 & 8191, rest >> 39
-        # (drop + offset) << 6 | rank << 2 | suit: the max is the biggest drop, then the highest card.
-        drop = max(drops[c] << 2, drops[d] << 2 | 1, drops[h] << 2 | 2, drops[s] << 2 | 3)
-        value = table[c] + table[d] + table[h] + table[s] - (drop >> 6) + _DROP_OFFSET
-        if value < best_value or (value == best_value and drop & 63 > best_drop & 63):
-            best_value, best_drop = value, drop
-    return best_value, (best_drop & 3) * 13 + (best_drop >> 2 & 15)
+    if triples:
+        score = _discard_score(low, high, triples, score)
+    return _DROP_OFFSET - (score >> 6), _INDEX_OF_PREFERENCE[score & 63]
 
 
-_DROP_OFFSET = 1024
-_DISCARD_TABLE: list[int] = []  # built on first use
+def _discard_score(low: int, high: int, triples: int, best: int) -> int:
+    """The best discard's score over the set choices of a hand without jokers, given
+    ``best``, its score with no set; ``low`` and ``high`` are the hand's 26-bit halves
+    (clubs and diamonds, hearts and spades), ``triples`` its ranks held three or four
+    times.
+
+    A score is ``(drop - deadwood + _DROP_OFFSET) << 6 | preference``: the biggest is
+    the least deadwood left, then the highest card. Exact: every (set choice, discard)
+    pair is covered, because the best arrangement of the hand minus a card is one of
+    the hand's set choices with that card left out of every set; per suit, the table
+    gives the largest deadwood drop one discard makes (the card may be unmatched or
+    come out of a run). A choice leaving no card scores 0, below any real discard of
+    such a hand (made of sets, it keeps at most 20 after one).
+
+    The choices, as (set cards of ``low``, set cards of ``high``), per rank: for three
+    cards, no set or the set; for four, the set of four, the three without the spade,
+    and the three without each other card that has a neighbour of its suit in the
+    hand (it may go into a run). The three without an *isolated* card x are left out:
+    discarding x is matched by discarding the spade (same deadwood, higher card), any
+    other discard by the set of four with x melded (less deadwood). No set of the rank
+    is tried only if one of the four may go into a run: otherwise the set of four beats
+    it for every discard.
+    """
+    c = low & 8191
+    d = low >> 13
+    h = high & 8191
+    s = high >> 13
+    options_by_rank = []
+    while triples:
+        rank = triples & -triples
+        triples ^= rank
+        both = rank | rank << 13
+        x = low & both
+        y = high & both
+        if c & d & h & s & rank:
+            spade = rank << 13
+            near = (rank << 1 | rank >> 1) & 8191
+            if (c | d | h | s) & near:
+                options = [(0, 0), (x, y), (x, y ^ spade)]
+                if c & near:
+                    options.append((x ^ rank, y))
+                if d & near:
+                    options.append((x ^ spade, y))
+                if h & near:
+                    options.append((x, y ^ rank))
+            else:
+                options = [(x, y), (x, y ^ spade)]
+        else:
+            options = [(0, 0), (x, y)]
+        options_by_rank.append(options)
+    # Every choice of the ranks but the last (a prefix), then each option of the last;
+    # after the prefix of no set, the last rank's "no set" would be no set at all.
+    last = options_by_rank.pop()
+    tail = last[1:] if last[0] == (0, 0) else last
+    prefixes = options_by_rank[0] if options_by_rank else [(0, 0)]
+    for options in options_by_rank[1:]:
+        prefixes = [(x | u, y | v) for x, y in prefixes for u, v in options]
+    for x, y in prefixes:
+        options = last if x | y else tail
+        x ^= low
+        y ^= high
+        for u, v in options:
+            u ^= x
+            v ^= y
+            a = _CLUBS[u & 8191]
+            b = _DIAMONDS[u >> 13]
+            e = _HEARTS[v & 8191]
+            f = _SPADES[v >> 13]
+            top = a if a > b else b
+            if e > top:
+                top = e
+            if f > top:
+                top = f
+            score = (top >> 14) - (a + b + e + f & 16320)
+            if score > best:
+                best = score
+    return best
 
 
-def _build_discard_table() -> list[int]:
-    """Per suit mask: ``(drop + 1024) << 4 | rank bit``, the largest deadwood drop one
-    discard makes and the highest rank bit making it; 0 for an empty suit."""
-    drops = [0] * 8192
+# A suit's discard entry, for its 13-bit mask (0 for an empty suit):
+# ``(drop + _DROP_OFFSET) << 20 | preference << 14 | run-only deadwood << 6 | cards``,
+# where the drop is the most deadwood one discard from the suit removes (negative when
+# every card is in a run of three), made by the highest such card, and the preference
+# is ``rank << 2 | suit`` (rank 0-12, suits C D H S). The largest of a hand's four entries
+# is its best discard without sets, the highest card among equals; their sum holds the
+# hand's run-only deadwood (bits 6-13) and its natural cards (bits 0-5). A drop lies in
+# -20..10 and a suit's deadwood in 0..60, so entries and sums stay small integers.
+_DROP_OFFSET = 32
+# Filled on first use (about 10 ms), in place so the names stay bound.
+_CLUBS: list[int] = []
+_DIAMONDS: list[int] = []
+_HEARTS: list[int] = []
+_SPADES: list[int] = []
+_INDEX_OF_PREFERENCE = tuple((preference & 3) * 13 + (preference >> 2) for preference in range(52))
+_CARD_OF_PREFERENCE = tuple(ALL_CARDS[index] for index in _INDEX_OF_PREFERENCE)
+_BIT_OF_PREFERENCE = tuple(1 << index for index in _INDEX_OF_PREFERENCE)
+
+
+def _fill_discard_tables() -> None:
+    """Fill the four suits' discard entries (the layout above)."""
     table = _RUN_DW
+    entries = [0] * 8192
     for mask in range(1, 8192):
         base = table[mask]
-        best = 0
+        best = -INF
         rest = mask
         while rest:
             bit = rest & -rest
             rest ^= bit
-            candidate = (base - table[mask ^ bit] + _DROP_OFFSET) << 4 | (bit.bit_length() - 1)
-            best = max(best, candidate)
-        drops[mask] = best
-    return drops
+            candidate = (base - table[mask ^ bit]) << 4 | (bit.bit_length() - 1)
+            if candidate > best:
+                best = candidate
+        drop, rank = (best >> 4) + _DROP_OFFSET, best & 15
+        entries[mask] = drop << 20 | rank << 16 | base << 6 | mask.bit_count()
+    for suit, suit_table in enumerate((_CLUBS, _DIAMONDS, _HEARTS, _SPADES)):
+        suit_table[:] = [0] + [entry | suit << 14 for entry in entries[1:]]
 
 
 def _build(

@@ -2,7 +2,7 @@
 
 Not run in CI. Usage (see tests/bench/README.md):
 
-    .venv/bin/python tests/bench/bench_deadwood.py [--hands 100000] [--rounds 3] [--all]
+    .venv/bin/python tests/bench/bench_deadwood.py [--hands 100000] [--rounds 3] [--all] [--check]
 
 Seeded hand sets of 10 and 11 cards, uniform and meld-dense, plus 2-joker hands.
 Every timing is the best of ``--rounds`` interleaved rounds over the whole set (the
@@ -10,6 +10,8 @@ machine is shared; the best round is the least disturbed one). Inputs are prebui
 (tuples of Card for us, lists of ints for OpenSpiel, lists of rlcard Cards), and
 every hand in a set is distinct, so no cache can flatter a result. Every
 disagreement with our exact value is counted (``--all`` prints each one).
+``--check`` also compares every 11-card ``best_discard`` with the exhaustive answer
+(each discard's ``deadwood``; the highest card among the best), card and deadwood.
 """
 
 from __future__ import annotations
@@ -130,6 +132,24 @@ def report_disagreements(
         print("    (first 10 shown; --all prints every one)")
 
 
+def exhaustive_discard(hand: tuple[Card, ...]) -> tuple[Card, int]:
+    left = {card: deadwood([c for c in hand if c is not card], GIN) for card in hand}
+    least = min(left.values())
+    best = max((c for c in hand if left[c] == least), key=lambda c: (c.rank, "CDHS".index(c.suit)))
+    return best, least
+
+
+def check_discards(hands: Sequence[tuple[Card, ...]]) -> None:
+    wrong = 0
+    for hand in hands:
+        card, rest = best_discard(hand, GIN)
+        if (card, rest.deadwood) != exhaustive_discard(hand):
+            wrong += 1
+            if wrong <= 10:
+                print(f"    {format_cards(sorted(hand))}: {card} leaving {rest.deadwood}")
+    print(f"  best_discard: {wrong} of {len(hands)} hands differ from the exhaustive answer")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -139,6 +159,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--all", action="store_true", help="print every disagreement")
+    parser.add_argument("--check", action="store_true", help="check best_discard exhaustively")
     args = parser.parse_args()
 
     openspiel = load_openspiel()
@@ -179,6 +200,8 @@ def main() -> None:
             exact = [best_arrangement(hand, GIN).deadwood for hand in hands]
         else:
             exact = [best_discard(hand, GIN)[1].deadwood for hand in hands]
+            if args.check:
+                check_discards(hands)
         if openspiel:
             report_disagreements(
                 "OpenSpiel", hands, exact, [openspiel.min_deadwood(h) for h in os_hands], args.all
