@@ -60,16 +60,22 @@ def _compile_stale_catalogues() -> None:
 #   its tasks to the real broker, whose worker reads the serial database; and the race tests
 #   among them (threads against PostgreSQL) must not race another test of their own pass.
 SERIAL_MARKERS = ("broker", "browser", "serial")
-SERIAL_FIXTURES = frozenset({"broker_required", "transactional_db", "live_server", "games_db"})
+COMMITTING_FIXTURES = frozenset({"transactional_db", "live_server", "games_db"})
+
+
+def commits(item: pytest.Item) -> bool:
+    """Whether the test runs in Django's transactional mode (it commits; a flush empties
+    the tables after it)."""
+    if COMMITTING_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    db = item.get_closest_marker("django_db")
+    return bool(db and (db.kwargs.get("transaction") or (db.args and db.args[0])))
 
 
 def is_serial(item: pytest.Item) -> bool:
     if any(item.get_closest_marker(name) for name in SERIAL_MARKERS):
         return True
-    if SERIAL_FIXTURES.intersection(getattr(item, "fixturenames", ())):
-        return True
-    db = item.get_closest_marker("django_db")
-    return bool(db and (db.kwargs.get("transaction") or (db.args and db.args[0])))
+    return "broker_required" in getattr(item, "fixturenames", ()) or commits(item)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -168,3 +174,27 @@ def _forget_login_failures(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def _bots_move_at_once(settings: object) -> None:
     """Bots are paced for people (settings.BOT_MOVE_DELAY); in tests they move at once."""
     settings.BOT_MOVE_DELAY = 0  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _settle_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that commits, on PostgreSQL, before Django's flush empties the tables:
+    the flush's ``TRUNCATE`` locks every table, and deadlocks with a transaction of another
+    session still holding one — the real Celery worker finishing a task the test's last
+    result queued, the live server answering the browser's last poll. So the flush waits
+    (up to a few seconds) for this database's other sessions to leave their transactions,
+    and ends those that do not; the next test starts from empty tables either way.
+
+    Torn down before the flush: it asks for ``transactional_db`` itself, so that fixture
+    (and its flush) is set up first and torn down last."""
+    if not commits(request.node):
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        from tests.support.worlds import settle_other_sessions
+
+        settle_other_sessions()

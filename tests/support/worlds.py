@@ -19,6 +19,7 @@ commit the world.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -93,3 +94,24 @@ def row_digests(tables: Iterable[type[models.Model]]) -> dict[str, str]:
         ).hexdigest()
         for model in chosen
     }
+
+
+def settle_other_sessions(patience: float = 5.0) -> list[int]:
+    """Wait until no other session on this PostgreSQL database is inside a transaction,
+    for at most ``patience`` seconds; then end the ones still inside one. Returns the
+    process ids ended (none, normally)."""
+    waiting = (
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+        "AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')"
+    )
+    deadline = time.monotonic() + patience
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(waiting)
+            pids = [int(pid) for (pid,) in cursor.fetchall()]
+            if not pids:
+                return []
+            if time.monotonic() > deadline:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [pids])
+                return pids
+            time.sleep(0.05)
