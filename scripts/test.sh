@@ -19,36 +19,42 @@ typecheck() {
 }
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then
     # Against the services (CI): three passes that together run every test once on
-    # PostgreSQL, and the database-dependent ones again on SQLite (docs/testing.md).
+    # PostgreSQL, and the database-dependent ones again on SQLite (docs/testing.md), and the
+    # type check, all at the same time in processes that share no database, cache key or
+    # queue; each one's output is printed when all are done.
     # 1. The bulk on two xdist workers, each with its database (test_<name>_gw0, _gw1), its
     #    cache prefix and a Celery queue no worker reads (tests/conftest.py).
-    # 2. At the same time, in a process of its own, the tests marked serial — the broker
-    #    tests (the Celery worker .ci/run starts reads test_<name>, this pass's database),
-    #    the browser tests and every test that commits — one at a time. They mostly wait
-    #    (on the browser, the worker, the races' threads) while the workers keep the cores
-    #    busy; no database, cache key or queue is shared between the two.
-    # 3. Then the type check and the SQLite pass, while the workers finish.
-    # The parallel pass's output follows the others'.
-    parallel_log="$(mktemp)"
-    echo "== pytest (PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial): in the background, its output below"
+    # 2. The tests marked serial, one at a time — the broker tests (the Celery worker
+    #    .ci/run starts reads test_<name>, this pass's database), the browser tests and every
+    #    test that commits. They mostly wait (on the browser, the worker, the races'
+    #    threads), so the others use the cores meanwhile.
+    # 3. mypy, then the SQLite pass: the store contract also holds on the embedded database
+    #    (the tests marked both_databases: the store contract, projections, settings,
+    #    vendor-specific query counts).
+    logs="$(mktemp -d)"
+    pids=()
+    trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$logs"' EXIT
     .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" "$@" \
-        >"$parallel_log" 2>&1 &
-    parallel_pid=$!
-    trap 'kill "$parallel_pid" 2>/dev/null || true' EXIT
+        >"$logs/1-parallel" 2>&1 &
+    pids+=($!)
+    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" >"$logs/2-serial" 2>&1 &
+    pids+=($!)
+    (
+        typecheck
+        env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests \
+            -p no:cacheprovider
+    ) >"$logs/3-mypy-and-sqlite" 2>&1 &
+    pids+=($!)
+    names=("PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial" "PostgreSQL, serial" "mypy, then SQLite (-m both_databases)")
     failed=()
-    echo "== pytest (PostgreSQL, serial)"
-    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" || failed+=("the serial pass")
-    typecheck || failed+=("mypy")
-    # The store contract also holds on the embedded database: the tests marked
-    # both_databases (the store contract, projections, settings, vendor-specific query
-    # counts) run there too.
-    echo "== pytest (embedded SQLite, same contract: -m both_databases)"
-    env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests -p no:cacheprovider \
-        || failed+=("the SQLite pass")
-    wait "$parallel_pid" || failed+=("the parallel pass")
-    echo "== pytest (PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial): its output"
-    cat "$parallel_log"
-    rm -f "$parallel_log"
+    for i in 0 1 2; do
+        status=0
+        wait "${pids[$i]}" || status=$?
+        log=("$logs"/"$((i + 1))"-*)
+        echo "== ${names[$i]}: exit $status"
+        cat "${log[0]}"
+        [ "$status" = 0 ] || failed+=("${names[$i]}")
+    done
     if [ "${#failed[@]}" != 0 ]; then
         echo "FAIL: ${failed[*]}"
         exit 1
