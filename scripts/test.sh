@@ -18,24 +18,26 @@ typecheck() {
     .venv/bin/mypy --strict core engine games league api config web
 }
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then
-    # Against the services (CI): three passes that together run every test once on
-    # PostgreSQL, and the database-dependent ones again on SQLite (docs/testing.md), and the
-    # type check, all at the same time in processes that share no database, cache key or
-    # queue; each one's output is printed when all are done.
+    # Against the services (CI): three processes at once, sharing no database, cache key or
+    # queue, that together run every test once with the services (docs/testing.md), the
+    # database-dependent ones again on SQLite, and the type check; each one's output is
+    # printed when all are done.
     # 1. The bulk on two xdist workers, each with its database (test_<name>_gw0, _gw1), its
     #    cache prefix and a Celery queue no worker reads (tests/conftest.py).
     # 2. The tests marked serial, one at a time — the broker tests (the Celery worker
     #    .ci/run starts reads test_<name>, this pass's database), the browser tests and every
     #    test that commits. They mostly wait (on the browser, the worker, the races'
     #    threads), so the others use the cores meanwhile.
-    # 3. mypy, then the SQLite pass: the store contract also holds on the embedded database
-    #    (the tests marked both_databases: the store contract, projections, settings,
-    #    vendor-specific query counts).
+    # 3. mypy; the SQLite pass: the store contract also holds on the embedded database (the
+    #    tests marked both_databases: the store contract, projections, settings,
+    #    vendor-specific query counts); then tests/engine, which uses no database (the
+    #    engine knows nothing of Django: tests/engine/test_engine_isolation.py) and so needs
+    #    no worker of the first pass, while this process would otherwise be done early.
     logs="$(mktemp -d)"
     pids=()
     trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$logs"' EXIT
-    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" "$@" \
-        >"$logs/1-parallel" 2>&1 &
+    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" \
+        --ignore=tests/engine "$@" >"$logs/1-parallel" 2>&1 &
     pids+=($!)
     .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" >"$logs/2-serial" 2>&1 &
     pids+=($!)
@@ -43,9 +45,14 @@ if [[ "${DATABASE_URL:-}" == postgres* ]]; then
         typecheck
         env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests \
             -p no:cacheprovider
-    ) >"$logs/3-mypy-and-sqlite" 2>&1 &
+        .venv/bin/python -m pytest -q -p no:cacheprovider tests/engine
+    ) >"$logs/3-mypy-sqlite-engine" 2>&1 &
     pids+=($!)
-    names=("PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial" "PostgreSQL, serial" "mypy, then SQLite (-m both_databases)")
+    names=(
+        "PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial, but tests/engine"
+        "PostgreSQL, serial"
+        "mypy; SQLite (-m both_databases); tests/engine"
+    )
     failed=()
     for i in 0 1 2; do
         status=0

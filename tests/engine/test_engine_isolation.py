@@ -134,3 +134,28 @@ def test_no_engine_function_shares_its_modules_name() -> None:
         if path.stem in names:
             clashes.append(str(path.relative_to(ROOT)))
     assert clashes == []
+
+
+def test_the_engines_tests_use_no_database() -> None:
+    """CI runs tests/engine beside the database passes, in a process that never creates a
+    test database (scripts/test.sh): no test here may ask for one, or reach the league."""
+    asking = {"django_db", "db", "transactional_db", "live_server", "client", "settings"}
+    found = []
+    for path in sorted((ROOT / "tests" / "engine").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                top = node.module.split(".")[0]
+            elif isinstance(node, ast.Import):
+                top = node.names[0].name.split(".")[0]
+            elif isinstance(node, ast.Attribute) and node.attr == "django_db":
+                found.append(f"{path.name}: django_db")
+                continue
+            elif isinstance(node, ast.arg) and node.arg in asking:
+                found.append(f"{path.name}: fixture {node.arg}")
+                continue
+            else:
+                continue
+            if top in {"django", "rest_framework", "games", "league", "web", "api", "config"}:
+                found.append(f"{path.name}: imports {top}")
+    assert found == []
