@@ -4,14 +4,18 @@ the browser reports."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.test import Client
 
+from tests.support.ci import IN_CI
+
 SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots"
 WIDTHS = (390, 1280)
+TAKEN = not IN_CI or os.environ.get("SCREENSHOTS") == "1"
 
 
 def no_horizontal_overflow(page: Any) -> bool:
@@ -19,7 +23,12 @@ def no_horizontal_overflow(page: Any) -> bool:
 
 
 def shot(page: Any, name: str) -> None:
-    """A full-page screenshot var/screenshots/<name>.png at the page's current size."""
+    """A full-page screenshot var/screenshots/<name>.png at the page's current size, for
+    people to look at: taken wherever the suite runs but in CI, whose files nobody opens
+    (``SCREENSHOTS=1`` takes them there too). Encoding a tall page as PNG costs the
+    browser a tenth of a second or more; no assertion depends on the file."""
+    if not TAKEN:
+        return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # caret="initial": hiding the caret (the default) injects a <style> into the page, which
     # the Content-Security-Policy refuses, and policy_violations would report it.
