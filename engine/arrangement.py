@@ -375,24 +375,11 @@ def _tie_shape(masks: Iterable[int]) -> frozenset[tuple[int, bool]]:
 
 def _joker_arrangement(hand: int, shape: frozenset[tuple[int, bool]], deadwood: int) -> Arrangement:
     """The arrangement of a tie shape: melds in display order, X1 in the first needing a joker."""
-    placeholder = ALL_CARDS[52]
-    drafts = []
-    for naturals, with_joker in shape:
-        meld = build_meld(mask_to_cards(naturals), placeholder if with_joker else None)
-        assert meld is not None
-        drafts.append((meld, naturals))
-    drafts.sort(key=lambda draft: meld_sort_key(draft[0]))
-    jokers = [card for card in ALL_CARDS[52:] if hand >> card.index & 1]
-    melds = []
     used = 0
-    for meld, naturals in drafts:
+    for naturals, _ in shape:
         used |= naturals
-        if meld.joker is not None:
-            rebuilt = build_meld(mask_to_cards(naturals), jokers.pop(0))
-            assert rebuilt is not None
-            meld = rebuilt
-        melds.append(meld)
-    return Arrangement(melds, mask_to_cards(hand & NATURAL_BITS & ~used) + tuple(jokers), deadwood)
+    melds, jokers = _placed_melds(hand, shape)
+    return Arrangement(melds, mask_to_cards(hand & NATURAL_BITS & ~used) + jokers, deadwood)
 
 
 def deadwood(cards: Iterable[Card], ruleset: RuleSet) -> int:
@@ -817,7 +804,6 @@ def _build(
     hand: int, sets: int, joker_sets: int, suit_jokers: tuple[int, ...]
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
     """Materialise a plan into melds (display order, X1 before X2) and unmatched cards."""
-    placeholder = ALL_CARDS[52]
     groups: list[tuple[int, bool]] = []
     for rank in range(13):
         spread = _SPREAD << rank
@@ -836,6 +822,15 @@ def _build(
         for bits, with_joker in _suit_groups(unmatched >> shift & 8191, suit_jokers[suit]):
             groups.append((bits << shift, with_joker))
             unmatched ^= bits << shift
+    melds, jokers = _placed_melds(hand, groups)
+    return tuple(melds), mask_to_cards(unmatched) + jokers
+
+
+def _placed_melds(hand: int, groups: Iterable[tuple[int, bool]]) -> tuple[list[Meld], tuple[Card, ...]]:
+    """The melds of ``groups`` (each its natural cards' bits and whether a joker completes
+    it) in display order, the hand's jokers placed in that order (X1 in the first needing
+    one); and the jokers left over."""
+    placeholder = ALL_CARDS[52]
     drafts = []
     for bits, with_joker in groups:
         meld = build_meld(mask_to_cards(bits), placeholder if with_joker else None)
@@ -850,4 +845,4 @@ def _build(
             assert rebuilt is not None
             meld = rebuilt
         melds.append(meld)
-    return tuple(melds), mask_to_cards(unmatched) + tuple(jokers)
+    return melds, tuple(jokers)
