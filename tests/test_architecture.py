@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.source import parse
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # What each of the project's packages may import of the others (itself always).
@@ -39,7 +41,7 @@ def imported_modules(source: str, module: str, is_package: bool = False) -> list
     """Every module ``source`` (the text of ``module``) imports, as ``(line, dotted name)``:
     module level or not, relative imports resolved."""
     found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -151,7 +153,7 @@ def test_league_access_is_the_one_reader_of_memberships() -> None:
     for module, path in _modules():
         if module in MEMBERSHIP_READERS or ".migrations." in module:
             continue
-        for node, deletes in _membership_manager_calls(ast.parse(path.read_text())):
+        for node, deletes in _membership_manager_calls(parse(path.read_text())):
             if node.attr not in MEMBERSHIP_WRITES and not deletes:
                 readers.append(f"{path.relative_to(ROOT)}:{node.lineno} Membership.objects.{node.attr}")
     assert readers == []
@@ -163,5 +165,5 @@ def test_the_membership_scan_tells_a_read_from_a_write() -> None:
         "Membership.objects.get_or_create(club=c)\n"
         "rows = Membership.objects.filter(club=c)\n"
     )
-    calls = [(node.attr, deletes) for node, deletes in _membership_manager_calls(ast.parse(source))]
+    calls = [(node.attr, deletes) for node, deletes in _membership_manager_calls(parse(source))]
     assert sorted(calls) == [("filter", False), ("filter", True), ("get_or_create", False)]

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests.support.source import parse
 
 TESTS = Path(__file__).resolve().parent
 
@@ -16,7 +19,7 @@ TESTS = Path(__file__).resolve().parent
 def conftest_imports(source: str) -> list[str]:
     """Each import statement of ``source`` that names a conftest module, as ``line: module``."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Import):
             modules = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -67,7 +70,7 @@ def test_support_modules_hold_no_fixtures() -> None:
     fixtures = [
         f"{path.relative_to(TESTS)}: {node.name}"
         for path in sorted((TESTS / "support").glob("*.py"))
-        for node in ast.walk(ast.parse(path.read_text()))
+        for node in ast.walk(parse(path.read_text()))
         if isinstance(node, ast.FunctionDef) and any(map(_is_fixture, node.decorator_list))
     ]
     assert fixtures == []
@@ -79,3 +82,23 @@ def test_every_fixture_module_is_a_loaded_plugin(pytestconfig: pytest.Config) ->
     )
     assert modules
     assert [m for m in modules if not pytestconfig.pluginmanager.has_plugin(m)] == []
+
+
+def test_the_scanners_parse_again_after_cpythons_spurious_recursion_mismatch(monkeypatch: Any) -> None:
+    """tests.support.source.parse: CPython 3.11's spurious SystemError (gh-106905) is
+    answered by a second parse in a fresh thread; any other SystemError is raised."""
+    from tests.support import source
+
+    real, calls = ast.parse, []
+
+    def flaky(*args: Any, **kwargs: Any) -> ast.Module:
+        calls.append(args[0])
+        if len(calls) == 1:
+            raise SystemError("AST constructor recursion depth mismatch (before=90, after=65)")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(source.ast, "parse", flaky)
+    assert isinstance(source.parse("x = 1").body[0], ast.Assign) and len(calls) == 2
+    monkeypatch.setattr(source.ast, "parse", lambda *a, **k: (_ for _ in ()).throw(SystemError("other")))
+    with pytest.raises(SystemError, match="other"):
+        source.parse("x = 1")

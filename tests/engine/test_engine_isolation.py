@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.source import parse
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -35,7 +37,7 @@ PROJECT_PACKAGES = {"api", "config", "core", "games", "league", "web"}
 def test_the_engine_imports_core_and_no_other_project_package() -> None:
     imported: dict[str, set[str]] = {}
     for path in sorted(ENGINE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = {node.module}
             elif isinstance(node, ast.Import):
@@ -58,7 +60,7 @@ def _imports(module: str) -> set[str]:
     """The engine modules ``module`` imports, at run time or for type checking alike."""
     path = ENGINE / (module.removeprefix("engine.").replace(".", "/") + ".py")
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("engine"):
             if node.module == "engine":
                 found |= {f"engine.{alias.name}" for alias in node.names}
@@ -104,7 +106,7 @@ def test_the_rules_never_import_the_bots() -> None:
 def _all_imported_names(module: str) -> set[str]:
     path = ENGINE / (module.removeprefix("engine.") + ".py")
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
         elif isinstance(node, ast.Import):
@@ -128,7 +130,7 @@ def test_no_engine_function_shares_its_modules_name() -> None:
     for path in sorted(ENGINE.rglob("*.py")):
         names = {
             node.name
-            for node in ast.parse(path.read_text()).body
+            for node in parse(path.read_text()).body
             if isinstance(node, (ast.FunctionDef, ast.ClassDef))
         }
         if path.stem in names:
@@ -142,7 +144,7 @@ def test_the_engines_tests_use_no_database() -> None:
     asking = {"django_db", "db", "transactional_db", "live_server", "client", "settings"}
     found = []
     for path in sorted((ROOT / "tests" / "engine").rglob("*.py")):
-        tree = ast.parse(path.read_text())
+        tree = parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 top = node.module.split(".")[0]

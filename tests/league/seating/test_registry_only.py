@@ -17,6 +17,7 @@ from pathlib import Path
 
 from league.seating import RECORDS
 from league.standings.tiebreaks import REGISTRY
+from tests.support.source import parse
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGES = ("core", "engine", "games", "league", "api", "config", "web")
@@ -37,7 +38,7 @@ def modules() -> list[Path]:
 
 
 def named(path: Path, names: set[str]) -> list[str]:
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parse(path.read_text(), str(path))
     return [
         f"{path.name}:{node.lineno}: {node.value!r}"
         for node in ast.walk(tree)
