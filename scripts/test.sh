@@ -34,20 +34,28 @@ if [[ "${DATABASE_URL:-}" == postgres* ]]; then
     #    engine knows nothing of Django: tests/engine/test_engine_isolation.py) and so needs
     #    no worker of the first pass, while this process would otherwise be done early.
     logs="$(mktemp -d)"
-    pids=()
-    trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$logs"' EXIT
-    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" \
-        --ignore=tests/engine "$@" >"$logs/1-parallel" 2>&1 &
-    pids+=($!)
-    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" >"$logs/2-serial" 2>&1 &
-    pids+=($!)
+    pids=()  # the three passes, in the order their output is printed
+    trap 'kill "${pids[@]}" "${typecheck_pid:-}" 2>/dev/null || true; rm -rf "$logs"' EXIT
     (
         typecheck
         env -u DATABASE_URL -u REDIS_URL -u CI .venv/bin/python -m pytest -q -m both_databases tests \
             -p no:cacheprovider
         .venv/bin/python -m pytest -q -p no:cacheprovider tests/engine
     ) >"$logs/3-mypy-sqlite-engine" 2>&1 &
+    typecheck_pid=$!
+    # Meanwhile, compile once: every pass imports the same modules and pytest rewrites the
+    # asserts of every test module; a clean clone has no bytecode, and with
+    # PYTHONDONTWRITEBYTECODE set none is ever written, so each process would compile and
+    # rewrite all of it again (about 6 s of CPU each: docs/testing.md, "Time"). One
+    # collection writes the bytecode (pytest's rewritten modules included) that the passes
+    # below then read.
+    env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider \
+        >"$logs/0-compile" 2>&1 || { cat "$logs/0-compile"; exit 1; }
+    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" \
+        --ignore=tests/engine "$@" >"$logs/1-parallel" 2>&1 &
     pids+=($!)
+    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" >"$logs/2-serial" 2>&1 &
+    pids+=($! "$typecheck_pid")
     names=(
         "PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial, but tests/engine"
         "PostgreSQL, serial"
