@@ -51,10 +51,10 @@ if [[ "${DATABASE_URL:-}" == postgres* ]]; then
     # below then read.
     env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider \
         >"$logs/0-compile" 2>&1 || { cat "$logs/0-compile"; exit 1; }
-    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" \
+    .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" --durations=15 \
         --ignore=tests/engine "$@" >"$logs/1-parallel" 2>&1 &
     pids+=($!)
-    .venv/bin/python -m pytest -m serial -p no:cacheprovider "$@" >"$logs/2-serial" 2>&1 &
+    .venv/bin/python -m pytest -m serial -p no:cacheprovider --durations=15 "$@" >"$logs/2-serial" 2>&1 &
     pids+=($! "$typecheck_pid")
     names=(
         "PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial, but tests/engine"

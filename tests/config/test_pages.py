@@ -130,6 +130,27 @@ def test_seed_demo_points_at_the_pages_and_names_the_logins(capsys: pytest.Captu
 
 
 @pytest.mark.django_db
+def test_every_demo_game_has_a_page() -> None:
+    """The demo's games — a finished bot game, a digital game waiting for Alice, a physical
+    game recorded by its scorekeeper, the tournaments' games — each replay at every step,
+    for anyone."""
+    from games.models import Game
+
+    alice = get_user_model().objects.get(username="alice")
+    signed_in = Client()
+    signed_in.force_login(alice)
+    for game in Game.objects.order_by("id"):
+        for client in (Client(), signed_in):
+            for step in range(1, game.version + 1):
+                assert client.get(f"/games/{game.pk}/?step={step}").status_code == 200
+        if game.mode == "physical":
+            html = Client().get(f"/games/{game.pk}/").content.decode()
+            assert "How it was settled" in html or "Score sheet" in html
+    waiting = Game.objects.get(mode="digital", status="playing", league_table__isnull=True)
+    assert signed_in.get(f"/games/{waiting.pk}/play").status_code == 200
+
+
+@pytest.mark.django_db
 def test_seed_demo_is_idempotent() -> None:
     call_command("seed_demo", password="a-second-password", stdout=StringIO())
     assert Club.objects.count() == 1

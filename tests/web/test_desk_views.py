@@ -673,9 +673,24 @@ HOSTILE = [
 ]
 
 
+def rotated(values: list[str], fields: int, least: int = 4) -> list[list[str]]:
+    """For each of a form's ``fields``, the values it is sent: ``least`` or more each,
+    taken in turn, so that the form as a whole is sent every value."""
+    each = max(least, -(-len(values) // fields))
+    return [[values[(i * each + k) % len(values)] for k in range(each)] for i in range(fields)]
+
+
+def test_rotated_values_reach_every_form_whole() -> None:
+    for fields in range(1, 9):
+        sent = rotated(HOSTILE, fields)
+        assert len(sent) == fields and all(len(values) >= 4 for values in sent)
+        assert {value for values in sent for value in values} == set(HOSTILE), fields
+
+
 def test_hostile_form_values_are_refused_plainly_never_a_500(playing: Table, director: Client) -> None:
-    """Every desk form, one hostile value in each field: an answer below 500, and no
-    control character stored."""
+    """Every desk form gets every hostile value, each of its fields at least four of them
+    (tests/web/test_html_hostile.py sends every class of value to every field): an answer
+    below 500, and no control character stored."""
     tournament = playing.round.tournament
     desk = f"/tournaments/{tournament.pk}/desk"
     registration = Registration.objects.filter(tournament=tournament).first()
@@ -692,8 +707,8 @@ def test_hostile_form_values_are_refused_plainly_never_a_500(playing: Table, dir
     }
     n = 0
     for url, fields in forms.items():
-        for name in fields:
-            for value in HOSTILE:
+        for name, values in zip(fields, rotated(HOSTILE, len(fields)), strict=True):
+            for value in values:
                 n += 1
                 base = {"kind": "adjust", "seat": "0", "points": "-5", "reason": "r", "op": "swap"}
                 if "tournaments/new" in url or (url.endswith("/edit") and "rounds" not in url):
