@@ -7,7 +7,10 @@ admin login and any later login page. :class:`LockedOutBackend`, first in
 ``AUTHENTICATION_BACKENDS``, makes ``authenticate`` refuse a locked pair even with the
 right password; :class:`LoginThrottleMiddleware` answers the login URLs with 429 and
 ``Retry-After`` before the view runs. Counts live in the shared cache (Redis when
-``REDIS_URL`` is set, so every web process sees the same counts).
+``REDIS_URL`` is set, so every web process sees the same counts). When that cache
+cannot be reached, sign-ins are checked by their passwords alone and the outage is logged
+(:mod:`config.shared_cache`): a Redis outage must not lock every member out, nor answer
+a sign-in with a 500.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 
 from config.error_views import error_body
+from config.shared_cache import shared
 
 # (limit, window in seconds): failures for one username from one address, and failures
 # from one address whatever the usernames (a password sprayer moving between accounts).
@@ -51,6 +56,10 @@ def _keys(address: str, username: str | None) -> list[tuple[str, tuple[int, int]
 
 
 def record_failure(address: str, username: str | None) -> None:
+    shared(_count_failure, None, address, username)
+
+
+def _count_failure(address: str, username: str | None) -> None:
     now = time.time()
     for key, (_, window) in _keys(address, username):
         # The window starts at the first failure and is not extended by later ones.
@@ -63,7 +72,12 @@ def record_failure(address: str, username: str | None) -> None:
 
 
 def retry_after(address: str, username: str | None) -> int:
-    """Seconds until the address (and username) may try again; 0 when not locked."""
+    """Seconds until the address (and username) may try again; 0 when not locked (or
+    when the counts cannot be read)."""
+    return shared(_retry_after, 0, address, username)
+
+
+def _retry_after(address: str, username: str | None) -> int:
     wait = 0.0
     for key, (limit, window) in _keys(address, username):
         if (cache.get(key) or 0) >= limit:
@@ -74,8 +88,8 @@ def retry_after(address: str, username: str | None) -> int:
 
 def forget_failures(address: str, username: str | None) -> None:
     """Clear the counts of an address (and username): an operator unlocking someone."""
-    for key, _ in _keys(address, username):
-        cache.delete_many([key, f"{key}:since"])
+    keys = [name for key, _ in _keys(address, username) for name in (key, f"{key}:since")]
+    shared(cache.delete_many, None, keys)
 
 
 @receiver(user_login_failed, dispatch_uid="config.login_throttle.count")
@@ -124,7 +138,9 @@ class LoginThrottleMiddleware:
 
     @staticmethod
     def locked(request: HttpRequest, wait: int) -> HttpResponse:
-        message = f"too many failed sign-ins: try again in {wait} s"
+        message = gettext("Too many failed sign-ins from here: try again in %(wait)s seconds.") % {
+            "wait": wait
+        }
         response: HttpResponse
         if request.path.startswith("/api/"):
             response = JsonResponse(

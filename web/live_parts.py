@@ -39,7 +39,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -49,8 +48,8 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
-from redis.exceptions import RedisError
 
+from config.shared_cache import shared
 from league.clock import Clock
 from web.public_reads import earlier_round_lines, earlier_rounds, live_etag
 
@@ -68,9 +67,6 @@ ROUND_SECONDS = 3600
 LOCK_SECONDS = 10
 # The event of the page that tells the earlier rounds to check their version.
 LIVE_CHANGED = "live-changed"
-# What a cache call raises when Redis cannot be reached (refused, timed out: OSError's
-# kin inside redis-py's own errors).
-CACHE_ERRORS = (RedisError, OSError)
 
 _KEYS = "parts1"  # changed when what is cached changes shape
 
@@ -108,30 +104,20 @@ def live_part(
     rendered by ``render`` and stored. None when another request is rendering this version
     and the viewer ``held`` an earlier one (it keeps it until its next poll)."""
     key = _key(kind, tournament_id, etag)
-    part: Part | None = _shared(cache.get, None, key)
+    part: Part | None = shared(cache.get, None, key)
     if part is not None:
         return part
     lock = f"{key}:rendering"
-    locked = _shared(cache.add, True, lock, 1, LOCK_SECONDS)
+    locked = shared(cache.add, True, lock, 1, LOCK_SECONDS)
     if not locked and held:
         return None
     try:
         part = render()
-        _shared(cache.set, None, key, part, LIVE_SECONDS)
+        shared(cache.set, None, key, part, LIVE_SECONDS)
     finally:
         if locked:
-            _shared(cache.delete, None, lock)
+            shared(cache.delete, None, lock)
     return part
-
-
-def _shared(call: Callable[..., Any], unavailable: Any, *args: Any) -> Any:
-    """``call(*args)`` on the shared cache, or ``unavailable`` when the cache cannot be
-    reached (Redis down or slow: the settings give it a one-second timeout): the parts
-    are then rendered for each request, slower but never an error."""
-    try:
-        return call(*args)
-    except CACHE_ERRORS:
-        return unavailable
 
 
 def serve(
@@ -195,14 +181,14 @@ def earlier(tournament_id: int) -> Earlier:
     rounds = earlier_rounds(tournament_id)
     language = get_language()
     keys = {r.round_id: _key("round", tournament_id, r.version, language) for r in rounds}
-    found: dict[str, str] = _shared(cache.get_many, {}, list(keys.values())) if keys else {}
+    found: dict[str, str] = shared(cache.get_many, {}, list(keys.values())) if keys else {}
     missing = [r.round_id for r in rounds if keys[r.round_id] not in found]
     if missing:
         drawn = {
             keys[pk]: render_to_string("public/_round.html", {"round": line, "first": False})
             for pk, line in earlier_round_lines(missing).items()
         }
-        _shared(cache.set_many, None, drawn, ROUND_SECONDS)
+        shared(cache.set_many, None, drawn, ROUND_SECONDS)
         found |= drawn
     html = "".join(found[keys[r.round_id]] for r in rounds)
     return Earlier(_earlier_etag([r.version for r in rounds]), mark_safe(html))
