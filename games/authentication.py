@@ -21,8 +21,10 @@ def _user_row() -> RowReader[Any]:
 
 
 @functools.cache
-def _user_by_token_sql(columns: str) -> str:
-    """The user a token belongs to (``columns`` of the user table, aliased ``u``)."""
+def _user_by_token_sql(everything: bool) -> str:
+    """The user a token belongs to: the columns :func:`_user_row` reads (or ``u.*`` for
+    ``Manager.raw`` when ``everything``), from the user table aliased ``u``. Made once."""
+    columns = "u.*" if everything else _user_row().select_list("u")
     quote = connection.ops.quote_name
     user_model = get_user_model()
     user_fk = Token._meta.get_field("user")
@@ -41,10 +43,10 @@ def user_by_token(key: str) -> Any:
     if connection.vendor == "postgresql":
         reader = _user_row()
         with connection.cursor() as cursor:
-            cursor.execute(_user_by_token_sql(reader.select_list("u")), [key])
+            cursor.execute(_user_by_token_sql(False), [key])
             row = cursor.fetchone()
         return reader.build(row) if row is not None else None
-    return next(iter(get_user_model().objects.raw(_user_by_token_sql("u.*"), [key])), None)
+    return next(iter(get_user_model().objects.raw(_user_by_token_sql(True), [key])), None)
 
 
 class TokenAuthentication(authentication.TokenAuthentication):

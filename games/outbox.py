@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
@@ -51,40 +51,57 @@ def subscribed_messages(game_id: int, event_types: Iterable[str]) -> list[tuple[
     return [(topic, {"game_id": game_id}) for topic, types in _subscriptions if types & written]
 
 
-def dispatch_on_commit(ids: list[int]) -> None:
+def dispatch_on_commit(ids: Sequence[int], messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     """Send the outbox rows ``ids`` (written by ``games.store`` with the events that
-    caused them) once their transaction commits — at once if it already has."""
+    caused them, from ``messages``: topic and payload, in the same order) once their
+    transaction commits — at once if it already has."""
     if ids:
-        transaction.on_commit(lambda: dispatch(ids))
+        written = [(row_id, topic, payload) for row_id, (topic, payload) in zip(ids, messages, strict=True)]
+        transaction.on_commit(lambda: dispatch(written))
 
 
-def dispatch(ids: list[int]) -> None:
-    """Send the undispatched rows among ``ids`` (or hold them while a bot loop runs)."""
+def dispatch(written: Sequence[tuple[int, str, dict[str, Any]]]) -> None:
+    """Send rows just committed (id, topic, payload), or hold their ids while a bot loop
+    runs. The write has them in hand, so they are sent without being read back, and the
+    sent ones are marked dispatched together: one statement for the lot. A row the drain
+    sent meanwhile (it waits ``DRAIN_GRACE``) may go twice, which at-least-once delivery
+    allows."""
     held = getattr(_local, "held", None)
     if held is not None:
-        held.extend(ids)
+        held.extend(row_id for row_id, _, _ in written)
         return
-    for message in OutboxMessage.objects.filter(pk__in=ids, dispatched_at__isnull=True):
-        send(message)
+    sent = [row_id for row_id, topic, payload in written if _enqueue(row_id, topic, payload)]
+    if sent:
+        _mark_dispatched(sent)
 
 
 def send(message: OutboxMessage) -> bool:
     """Hand one row to Celery (in process when eager), then mark it dispatched. A failure
     is recorded and left for ``drain_outbox``."""
-    kwargs = dict(message.payload)
+    if not _enqueue(message.pk, message.topic, message.payload):
+        return False
+    _mark_dispatched([message.pk])
+    return True
+
+
+def _enqueue(row_id: int, topic: str, payload: dict[str, Any]) -> bool:
+    """Hand the row ``row_id`` to Celery; a failure is recorded on the row and False."""
+    kwargs = dict(payload)
     # A paced bot turn waits in the broker (an eta), never in a worker.
     countdown = kwargs.pop(COUNTDOWN, None)
     options: dict[str, Any] = {"countdown": countdown} if countdown else {}
     try:
-        celery_app.tasks[message.topic].apply_async(kwargs=kwargs, **options)
+        celery_app.tasks[topic].apply_async(kwargs=kwargs, **options)
     except Exception as exc:  # the broker is down, or an eager task failed: retried by the drain
-        log.exception("outbox %s: sending %s failed", message.pk, message.topic)
-        failed = OutboxMessage.objects.filter(pk=message.pk)
+        log.exception("outbox %s: sending %s failed", row_id, topic)
+        failed = OutboxMessage.objects.filter(pk=row_id)
         failed.update(attempts=F("attempts") + 1, last_error=repr(exc)[:2000])
         return False
-    sent = OutboxMessage.objects.filter(pk=message.pk)
-    sent.update(dispatched_at=timezone.now(), attempts=F("attempts") + 1)
     return True
+
+
+def _mark_dispatched(ids: list[int]) -> None:
+    OutboxMessage.objects.filter(pk__in=ids).update(dispatched_at=timezone.now(), attempts=F("attempts") + 1)
 
 
 def drain(*, older_than: timedelta = DRAIN_GRACE, limit: int = 500) -> int:

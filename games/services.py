@@ -399,7 +399,7 @@ def _append(
         setattr(game, name, value)
     final = state
     transaction.on_commit(lambda: store.state_cache.put(game, final))
-    outbox.dispatch_on_commit(outbox_ids)
+    outbox.dispatch_on_commit(outbox_ids, messages)
     return SubmitResult(game, state.version, rows, state, state_before, steps=tuple(steps))
 
 

@@ -4,7 +4,11 @@
     BENCH_PG=postgres://postgres@127.0.0.1:5432 (the server; a fresh database is created and dropped)
 
 1. Creates a database, migrates it, creates a user with a token, starts gunicorn on
-   127.0.0.1 with a spare port (DEBUG off, no broker: the games have no bots).
+   127.0.0.1 with a spare port (DEBUG off). Without a broker Celery runs eagerly: the
+   league's outbox tasks (standings on every scored hand, the round and ratings at a
+   game's end; none has anything to do for these games) run in the request. With
+   ``--broker redis://…/N`` they are only sent there, as in production (nothing
+   consumes them; the queue is purged at the end: a database nothing else uses).
 2. For each client count: that many clients (threads spread over a few processes, one
    socket each, reopened whenever the server closes it), each playing its own digital
    game as both seats: POST a random legal command from the previous answer's view, at
@@ -449,6 +453,7 @@ def main() -> int:
     parser.add_argument("--client-processes", type=int, default=4)
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--no-probe", action="store_true", help="no disk flush probe during the runs")
+    parser.add_argument("--broker", default="", help="a Redis URL to send the outbox's tasks to (else eager)")
     args = parser.parse_args()
 
     dbname = f"kr_bench_{os.getpid()}"
@@ -461,6 +466,7 @@ def main() -> int:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "false",
         "LOG_LEVEL": "WARNING",
+        **({"REDIS_URL": args.broker} if args.broker else {}),
     }
     server = None
     try:
@@ -553,6 +559,11 @@ def main() -> int:
                 ratio = row["per_s"] / references[row["clients"]]
                 print(f"ratio at {row['clients']} clients: {ratio:.2f} of the eventsourcing append rate")
         problems = verify(env)
+        if args.broker:
+            purge = "from config.celery import app; print(app.control.purge())"
+            shell = [PYTHON, "manage.py", "shell", "-c", purge]
+            purged = subprocess.run(shell, cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+            print(f"{purged.stdout.strip()} tasks sent to the broker, purged")
         for problem in problems:
             print("PROBLEM:", problem)
         return 1 if problems or any(r["errors"] for r in rows) else 0

@@ -11,6 +11,11 @@ command with a fresh Idempotency-Key; a finished game is replaced by a new one. 
 random choices are seeded, so two checkouts run the same workload. It prints the
 thread CPU per turn, then plays ``--counted`` more turns counting the SQL statements
 each kind of request ran (``connection.execute_wrapper``, left out of the timing).
+Without ``--broker`` Celery runs eagerly, as in the embedded default and ``bench_api.py``:
+the league's outbox tasks (standings on every scored hand; the round and the ratings at a
+game's end) run inside the request. With ``--broker redis://…/N`` they are only sent to
+that Redis database, as a production web process does (nothing consumes them here; the
+queue is purged at the end, so give it a database nothing else uses).
 Compare two checkouts by running this file from each, alternately:
 unlike ``bench_api.py`` it does not depend on the host's scheduling of many processes,
 but it also leaves out what Django's test client skips (the connection health check at
@@ -97,6 +102,7 @@ def main() -> int:
     )
     parser.add_argument("--commands", type=int, default=1000, help="turns to time (after 50 to warm up)")
     parser.add_argument("--counted", type=int, default=300, help="turns whose SQL statements are counted")
+    parser.add_argument("--broker", default="", help="a Redis URL to send the outbox's tasks to (else eager)")
     args = parser.parse_args()
 
     dbname = f"kr_bench_cpu_{os.getpid()}"
@@ -110,7 +116,10 @@ def main() -> int:
         LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="config.settings",
     )
-    os.environ.pop("REDIS_URL", None)
+    if args.broker:
+        os.environ["REDIS_URL"] = args.broker
+    else:
+        os.environ.pop("REDIS_URL", None)
     sys.path.insert(0, str(ROOT))
     try:
         import django
@@ -143,6 +152,10 @@ def main() -> int:
             made = counter.requests[kind]
             print(f"  {kind}: {made} requests, {counter.queries.get(kind, 0) / made:.2f} SQL statements each")
         connections.close_all()
+        if args.broker:
+            from config.celery import app
+
+            print(f"  {app.control.purge()} tasks sent to the broker, purged")
     finally:
         admin_sql(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
     return 0

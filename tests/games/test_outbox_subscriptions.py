@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from config.celery import app as celery_app
 from games import outbox
 from games.models import OutboxMessage
 from games.services import SeatSpec
@@ -49,3 +50,37 @@ def test_the_store_writes_the_subscribed_rows_with_the_events(
     # A physical game's creation deals nothing: no row.
     new_game(owner, [SeatSpec("Ann"), SeatSpec("Bo")], mode="physical")
     assert rows.count() == 1
+
+
+def test_the_rows_a_write_commits_are_sent_as_written_and_marked_in_one_statement(
+    owner: Any,
+    ann: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+    django_assert_num_queries: Any,
+) -> None:
+    saved = list(outbox._subscriptions)
+    outbox._subscriptions[:] = []  # without the apps' own (the league's, for one)
+    outbox.subscribe("games.tasks.drain_outbox", ["HandDealt"])
+    outbox.subscribe("games.tasks.watch_bot_turns", ["GameStarted"])
+    sent: list[tuple[str, dict[str, Any]]] = []
+    for topic in ("games.tasks.drain_outbox", "games.tasks.watch_bot_turns"):
+        task = celery_app.tasks[topic]
+        monkeypatch.setattr(task, "apply_async", lambda *, kwargs, topic=topic: sent.append((topic, kwargs)))
+    try:
+        with django_capture_on_commit_callbacks() as callbacks:
+            result = new_game(owner, [SeatSpec(user_id=owner.pk), SeatSpec(user_id=ann.pk)])
+    finally:
+        outbox._subscriptions[:] = saved
+    rows = OutboxMessage.objects.order_by("id")
+    assert [(row.topic, row.dispatched_at) for row in rows] == [
+        ("games.tasks.drain_outbox", None),
+        ("games.tasks.watch_bot_turns", None),
+    ]
+    # after the commit: no read of the rows, the sends, one UPDATE marking both
+    with django_assert_num_queries(1):
+        for callback in callbacks:
+            callback()
+    game = {"game_id": result.game.pk}
+    assert sent == [("games.tasks.drain_outbox", game), ("games.tasks.watch_bot_turns", game)]
+    assert all(row.dispatched_at is not None and row.attempts == 1 for row in rows.all())
