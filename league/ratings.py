@@ -145,10 +145,10 @@ def rated_game(final: FinalResult, seats: list[int | None]) -> RatedGame | None:
     players: list[int] = []
     places: list[int] = []
     for seat, player in enumerate(seats):
-        if player is None or seat in final.replaced or seat >= len(final.result.places):
+        if player is None or seat in final.replaced or seat >= len(final.places):
             continue
         players.append(player)
-        places.append(final.result.places[seat])
+        places.append(final.places[seat])
     if len(players) < 2 or len(set(players)) != len(players):
         return None
     return RatedGame(final.game_id, final.position, tuple(players), tuple(places))
