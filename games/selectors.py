@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Case, Exists, F, JSONField, Max, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, F, JSONField, Max, Q, QuerySet, Value, When
 
 import engine
 from engine import GameState
@@ -56,7 +56,8 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
     the log is the one in effect.) In any other log every event is in effect: its last
     ``GameFinished`` is the one (a finished game adjusted is finished again, with the
     result the adjustment gives), and of it only the places are read, from the stored
-    data of the event's current schema version (an older one is read through the engine).
+    data of the event's current schema version (an older one is read through the engine,
+    as is one whose places are not as the engine writes them).
 
     Two queries (the corrected games, the other finishes), and the corrected games' logs
     if there are any; no literal list of ``game_ids`` when they are a queryset."""
@@ -70,19 +71,14 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
         )
     )
     found = _replayed_results(corrected, finished_from)
-    later = GameEvent.objects.filter(
-        game_id=OuterRef("game_id"), type="GameFinished", position__gt=OuterRef("position")
+    rows = finishes.order_by("position").values_list(
+        "game_id", "position", "schema_version", "data__result__places"
     )
-    rows = (
-        finishes.filter(~Exists(later))
-        .order_by("position")
-        .values_list("game_id", "position", "schema_version", "data__result__places")
-    )
+    last = {row[0]: row for row in rows if row[0] not in corrected}  # each game's last finish
     current = engine.GameFinished.SCHEMA_VERSION
     found.extend(
         FinalResult(game_id, position, _stored_places(places, position, version == current), ())
-        for game_id, position, version, places in rows
-        if game_id not in corrected
+        for game_id, position, version, places in last.values()
     )
     return sorted(found, key=lambda f: f.position)
 
