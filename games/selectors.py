@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Case, F, JSONField, Max, Q, QuerySet, Value, When
 
 import engine
-from engine import GameState, MatchResult
+from engine import GameState
 from games import store
 from games.access import GameAccess, access_for
 from games.models import Game, GameEvent, Mode
@@ -30,14 +30,19 @@ def events_after(position: int, limit: int = 1000) -> list[GameEvent]:
 
 @dataclass(frozen=True)
 class FinalResult:
-    """A finished game as its log says now: the result of the ``GameFinished`` in effect,
-    that event's global ``position``, and the seats whose occupant changed during the
-    game (by ``SeatReplaced``, still in effect)."""
+    """A finished game as its log says now: each seat's place (1 = first; ties share a
+    place) in the result of the ``GameFinished`` in effect, that event's global
+    ``position``, and the seats whose occupant changed during the game (by
+    ``SeatReplaced``, still in effect)."""
 
     game_id: int
     position: int
-    result: MatchResult
+    places: tuple[int, ...]
     replaced: tuple[int, ...]
+
+
+# The events after which a log is replayed whole to know its finish in effect.
+CORRECTIONS = ("Retracted", "SeatReplaced", "HandCorrected")
 
 
 def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[FinalResult]:
@@ -49,32 +54,45 @@ def final_results(game_ids: Iterable[int], *, finished_from: int = 0) -> list[Fi
     finished, and a game finished again counts at its new position. (A retraction undoes
     the latest events in effect first, so in a finished game the last ``GameFinished`` of
     the log is the one in effect.) In any other log every event is in effect: its last
-    ``GameFinished`` is read alone (a finished game adjusted is finished again, with the
-    result the adjustment gives)."""
+    ``GameFinished`` is the one (a finished game adjusted is finished again, with the
+    result the adjustment gives), and of it only the places are read, from the stored
+    data of the event's current schema version (an older one is read through the engine,
+    as is one whose places are not as the engine writes them).
+
+    Two queries (the corrected games, the other finishes), and the corrected games' logs
+    if there are any; no literal list of ``game_ids`` when they are a queryset."""
     ids = game_ids if isinstance(game_ids, QuerySet) else list(game_ids)  # a lazy one: a subquery
     finishes = GameEvent.objects.filter(game_id__in=ids, type="GameFinished")
     if finished_from > 0:  # (a bound of 0 would tempt a planner into the position's index)
         finishes = finishes.filter(position__gte=finished_from)
-    candidates = set(finishes.values_list("game_id", flat=True))
-    if not candidates:
-        return []
     corrected = set(
-        GameEvent.objects.filter(
-            game_id__in=candidates, type__in=("Retracted", "SeatReplaced", "HandCorrected")
-        ).values_list("game_id", flat=True)
+        GameEvent.objects.filter(game_id__in=finishes.values("game_id"), type__in=CORRECTIONS).values_list(
+            "game_id", flat=True
+        )
     )
     found = _replayed_results(corrected, finished_from)
-    last: dict[int, FinalResult] = {}
-    for row in (
-        finishes.filter(game_id__in=candidates - corrected)
-        .order_by("position")
-        .only("game_id", "type", "schema_version", "data", "position")
-    ):
-        event = engine.event_from_dict(row.stored_form())
-        assert isinstance(event, engine.GameFinished)
-        last[row.game_id] = FinalResult(row.game_id, row.position, event.result, ())
-    found.extend(last.values())
+    rows = finishes.order_by("position").values_list(
+        "game_id", "position", "schema_version", "data__result__places"
+    )
+    last = {row[0]: row for row in rows if row[0] not in corrected}  # each game's last finish
+    current = engine.GameFinished.SCHEMA_VERSION
+    found.extend(
+        FinalResult(game_id, position, _stored_places(places, position, version == current), ())
+        for game_id, position, version, places in last.values()
+    )
     return sorted(found, key=lambda f: f.position)
+
+
+def _stored_places(places: Any, position: int, current: bool) -> tuple[int, ...]:
+    """The places of the ``GameFinished`` at ``position``, read from its stored data when
+    it is of the current schema version and as the engine writes it (a list of whole
+    numbers); otherwise the event read through the engine (upgraded, or refused)."""
+    if current and type(places) is list and all(type(p) is int and p > 0 for p in places):
+        return tuple(places)
+    row = GameEvent.objects.get(position=position)
+    event = engine.event_from_dict(row.stored_form())
+    assert isinstance(event, engine.GameFinished)
+    return event.result.places
 
 
 def _replayed_results(game_ids: set[int], finished_from: int) -> list[FinalResult]:
@@ -94,7 +112,7 @@ def _replayed_results(game_ids: set[int], finished_from: int) -> list[FinalResul
         if finished_at < finished_from:
             return
         replaced = tuple(i for i, seat in enumerate(state.seats) if seat != started[i])
-        found.append(FinalResult(current, finished_at, state.result, replaced))
+        found.append(FinalResult(current, finished_at, state.result.places, replaced))
 
     for row in rows.only("game_id", "seq", "type", "schema_version", "data", "position").iterator(
         chunk_size=2000

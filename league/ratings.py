@@ -116,22 +116,27 @@ def club_of_game(game_id: int) -> int | None:
     return Table.objects.filter(game_id=game_id).values_list("round__tournament__club_id", flat=True).first()
 
 
-def seat_players(club_id: int, game_ids: Sequence[int]) -> dict[int, list[int | None]]:
+def seat_players(club_id: int, game_ids: Iterable[int]) -> dict[int, list[int | None]]:
     """Each game's club player per seat (None: a bot, or a name that is no club player).
 
     A tournament table's seats say who sat where. A game opened under the club names its
     players in its seats: by their login when the seat has one, else by their name in
-    the club."""
+    the club. ``game_ids`` may be a lazy queryset (a rebuild's every game: each read is
+    one query with it as a subquery, no literal list of ids)."""
+    ids = game_ids if isinstance(game_ids, QuerySet) else list(game_ids)
     seats: dict[int, list[int | None]] = {}
-    rows = TableSeat.objects.filter(table__game_id__in=game_ids).order_by("table__game_id", "position")
+    rows = TableSeat.objects.filter(table__game_id__in=ids).order_by("table__game_id", "position")
     for game_id, player_id in rows.values_list("table__game_id", "player_id"):
         seats.setdefault(game_id, []).append(player_id)
-    rest = [g for g in game_ids if g not in seats]
-    if rest:
+    # a queryset's games are read whole (those at a table too: skipped below)
+    rest = ids if isinstance(ids, QuerySet) else [g for g in ids if g not in seats]
+    if isinstance(rest, QuerySet) or rest:
         players = Player.objects.filter(club_id=club_id).values_list("pk", "name", "user_id")
         by_name: dict[str | None, int] = {name: pk for pk, name, _ in players}
         by_user: dict[int | None, int] = {user: pk for pk, _, user in players if user is not None}
         for game_id, game_seats in game_selectors.seats_of(rest).items():
+            if game_id in seats:
+                continue
             seats[game_id] = [
                 None if seat.get("bot") else by_user.get(seat.get("user")) or by_name.get(seat.get("name"))
                 for seat in game_seats
@@ -145,10 +150,10 @@ def rated_game(final: FinalResult, seats: list[int | None]) -> RatedGame | None:
     players: list[int] = []
     places: list[int] = []
     for seat, player in enumerate(seats):
-        if player is None or seat in final.replaced or seat >= len(final.result.places):
+        if player is None or seat in final.replaced or seat >= len(final.places):
             continue
         players.append(player)
-        places.append(final.result.places[seat])
+        places.append(final.places[seat])
     if len(players) < 2 or len(set(players)) != len(players):
         return None
     return RatedGame(final.game_id, final.position, tuple(players), tuple(places))
@@ -159,8 +164,12 @@ def rated_games(club_id: int, family: str, *, from_position: int = 0) -> list[Ra
     return _rated(club_id, final_results(club_games(club_id, family), finished_from=from_position))
 
 
-def _rated(club_id: int, finals: Sequence[FinalResult]) -> list[RatedGame]:
-    seats = seat_players(club_id, [f.game_id for f in finals])
+def _rated(
+    club_id: int, finals: Sequence[FinalResult], seats: dict[int, list[int | None]] | None = None
+) -> list[RatedGame]:
+    """The rated games of ``finals``, their seats from ``seats`` (read here if not given)."""
+    if seats is None:
+        seats = seat_players(club_id, [f.game_id for f in finals])
     games = (rated_game(final, seats.get(final.game_id, [])) for final in finals)
     return [game for game in games if game is not None]
 
@@ -347,12 +356,14 @@ def _rebuild(projection: RatingProjection, progress: Progress | None) -> int:
     club_id, family = projection.club_id, projection.family
     RatingEntry.objects.filter(club_id=club_id, family=family).delete()
     CurrentRating.objects.filter(club_id=club_id, family=family).delete()
-    finals = final_results(club_games(club_id, family))
+    games_of = club_games(club_id, family)
+    finals = final_results(games_of)
+    seats = seat_players(club_id, games_of) if finals else {}
     start: dict[int, PlackettLuceRating] = {}
     last: dict[Any, tuple[Any, ...]] = {}  # each player's last row
     rated = 0
     for first in range(0, len(finals), BATCH_GAMES):
-        games = _rated(club_id, finals[first : first + BATCH_GAMES])
+        games = _rated(club_id, finals[first : first + BATCH_GAMES], seats)
         rows = [
             (club_id, family, player, game.game_id, game.position, place, r.mu, r.sigma, r.ordinal())
             for game, after in rate(games, start)
@@ -374,22 +385,28 @@ ENTRY_COLUMNS = ("club_id", "family", "player_id", "game_id", "position", "place
 
 
 @functools.cache
-def _insert_sql() -> str:
+def _entry_table() -> tuple[str, str]:
+    """The entries' table and its :data:`ENTRY_COLUMNS`, quoted for SQL."""
     quote = connection.ops.quote_name
     meta = RatingEntry._meta
     fields = {field.attname: field.column for field in meta.concrete_fields}
-    columns = ", ".join(quote(fields[name]) for name in ENTRY_COLUMNS)
-    marks = ", ".join(["%s"] * len(ENTRY_COLUMNS))
-    return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+    return quote(meta.db_table), ", ".join(quote(fields[name]) for name in ENTRY_COLUMNS)
 
 
 def _insert_entries(rows: Sequence[tuple[Any, ...]]) -> None:
-    """Insert a rebuild's entries (tuples in :data:`ENTRY_COLUMNS` order) as one prepared
-    statement run for every row (the driver's ``executemany``: pipelined on psycopg): a
-    rebuild writes tens of thousands, and building a model instance for each costs more
-    than the database does."""
+    """Insert a rebuild's entries (tuples in :data:`ENTRY_COLUMNS` order): a rebuild
+    writes tens of thousands, and building a model instance for each costs more than the
+    database does. On PostgreSQL one ``COPY`` (psycopg's ``Cursor.copy``) streams them
+    all; elsewhere one prepared ``INSERT`` is run for every row (``executemany``)."""
+    table, columns = _entry_table()
     with connection.cursor() as cursor:
-        cursor.executemany(_insert_sql(), rows)
+        if connection.vendor == "postgresql":
+            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            marks = ", ".join(["%s"] * len(ENTRY_COLUMNS))
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
 
 
 def _mark_current(projection: RatingProjection, *, rebuilt: bool = False) -> None:

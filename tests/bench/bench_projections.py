@@ -4,6 +4,7 @@ sizes, and their full rebuilds (issue 26). Not a timed test: figures and ratios 
 Not run in CI. Usage (see tests/bench/README.md):
 
     .venv/bin/python tests/bench/bench_projections.py [--database-url URL] [--repeat 7]
+        [--only standings|ratings|rebuilds]
 
 The events are built cheaply (:mod:`tests.support.big_events`: one-hand physical games
 inserted in bulk, 64 players at tables of 4):
@@ -64,7 +65,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default="", help="a database to fill (default: temporary SQLite)")
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument(
+        "--only",
+        choices=("standings", "ratings", "rebuilds"),
+        help="one part: the standings (refreshes and rebuild), the ratings, or the two rebuilds alone",
+    )
     args = parser.parse_args()
+    parts = {"standings", "ratings"} if args.only in (None, "rebuilds") else {args.only}
+    refreshes = args.only != "rebuilds"
     scratch = None
     if args.database_url:
         os.environ["DATABASE_URL"] = args.database_url
@@ -99,6 +107,8 @@ def main() -> None:
     refresh: dict[str, list[float]] = {}
     rebuilds: dict[str, float] = {}
     for n, (name, nights) in enumerate(SEASONS.items(), start=1):
+        if "standings" not in parts or not (refreshes or nights == 94):
+            continue
         started = time.perf_counter()
         club = Club.objects.create(name=f"Season club {n}", slug=f"season-{n}")
         kind = "tournament" if nights == 8 else "league"
@@ -109,15 +119,18 @@ def main() -> None:
         if nights == 94:
             rebuilds["standings rebuild, 1,504-game season"] = rebuild
             CPU["standings rebuild, 1,504-game season"] = CPU[f"rebuild {name}"]
-        times = []
-        for game in event.open_games:
-            finish(game, event.open_log)
-            times.append(timed(lambda event=event: projection.refresh(event.tournament.pk), name))
-        refresh[f"standings refresh, {name}"] = times[1:]  # the first warms the caches
-        CPU[f"standings refresh, {name}"] = CPU.pop(name)[1:]
+        if refreshes:
+            times = []
+            for game in event.open_games:
+                finish(game, event.open_log)
+                times.append(timed(lambda event=event: projection.refresh(event.tournament.pk), name))
+            refresh[f"standings refresh, {name}"] = times[1:]  # the first warms the caches
+            CPU[f"standings refresh, {name}"] = CPU.pop(name)[1:]
         print(f"  built {name} in {built:.1f} s; rebuilt in {rebuild:.2f} s", flush=True)
 
     for n, (name, size) in enumerate(CLUBS.items(), start=1):
+        if "ratings" not in parts or not (refreshes or size == 10000):
+            continue
         started = time.perf_counter()
         club = Club.objects.create(name=f"Rating club {n}", slug=f"rating-{n}")
         members = [Player(club=club, name=f"Member {n}-{i:02d}") for i in range(64)]
@@ -129,19 +142,20 @@ def main() -> None:
         if size == 10000:
             rebuilds["ratings rebuild, 10,000-game club"] = rebuild
             CPU["ratings rebuild, 10,000-game club"] = CPU[f"rebuild {name}"]
-        times = []
-        for k in range(args.repeat + 1):
-            club_games(club, people, 1, seed=1000 + k)
-            times.append(timed(lambda club=club: ratings.refresh(club.pk, "knock"), name))
-        refresh[f"ratings refresh, {name}"] = times[1:]
-        CPU[f"ratings refresh, {name}"] = CPU.pop(name)[1:]
+        if refreshes:
+            times = []
+            for k in range(args.repeat + 1):
+                club_games(club, people, 1, seed=1000 + k)
+                times.append(timed(lambda club=club: ratings.refresh(club.pk, "knock"), name))
+            refresh[f"ratings refresh, {name}"] = times[1:]
+            CPU[f"ratings refresh, {name}"] = CPU.pop(name)[1:]
         print(f"  built {name} in {built:.1f} s; rebuilt in {rebuild:.2f} s", flush=True)
 
     print(f"\nrepeat {args.repeat}; load average {os.getloadavg()[0]:.2f} at the end")
     for name, times in refresh.items():
         verdict = "ok" if statistics.median(times) < 0.02 else "OVER"
         print(f"{name:<46} {figures(times, CPU[name])}  (goal < 20 ms: {verdict})")
-    for kind in ("standings", "ratings"):
+    for kind in sorted(parts) if refreshes else ():
         medians = [statistics.median(t) for name, t in refresh.items() if name.startswith(kind)]
         ratio = medians[-1] / medians[0]
         print(f"{kind} refresh largest / smallest: {ratio:.2f} (goal < 2: {'ok' if ratio < 2 else 'OVER'})")

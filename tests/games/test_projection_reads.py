@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from games import selectors
 from games.models import Game, GameEvent
 from games.services import SeatSpec
@@ -99,3 +100,40 @@ def test_current_states_are_the_replayed_states(
     assert states[knock.pk].tally.hands_scored == 1 and states[gin.pk].version == gin.version
     with django_assert_num_queries(1):  # cached: the games' row only
         selectors.current_states([knock.pk, gin.pk])
+
+
+def test_final_results_read_the_places_the_engine_reads(two: tuple[Game, Game], owner: Any) -> None:
+    knock, gin = two
+    play(knock.pk, owner, {"type": "RecordHandResult", "knocker": 1, "deadwood": {"0": 30, "1": 2}})
+    play(knock.pk, owner, {"type": "RecordHandResult", "knocker": 1, "deadwood": {"0": 40, "1": 0}})
+    finished = GameEvent.objects.get(game=knock, type="GameFinished")
+    event = engine.event_from_dict(finished.stored_form())
+    assert isinstance(event, engine.GameFinished)
+    lazy = Game.objects.filter(pk__in=[knock.pk, gin.pk]).values_list("pk", flat=True)
+    for ids in ([knock.pk, gin.pk], lazy):
+        assert selectors.final_results(ids) == [
+            selectors.FinalResult(knock.pk, finished.position, event.result.places, ())
+        ]
+    assert event.result.places == (2, 1)
+    assert selectors.final_results([knock.pk], finished_from=finished.position + 1) == []
+
+
+def test_a_finish_stored_unlike_the_engine_writes_it_is_read_through_the_engine(
+    two: tuple[Game, Game],
+) -> None:
+    knock, _ = two
+    top = GameEvent.objects.order_by("-position").values_list("position", flat=True)[0]
+    GameEvent.objects.create(
+        game=knock,
+        seq=knock.version + 1,
+        position=top + 1,
+        type="GameFinished",
+        schema_version=1,
+        data={"result": {"places": ["1", "2"]}},
+        source="system",
+        idempotency_key="hand-made",
+        command_digest="-",
+    )
+    with pytest.raises(engine.InvalidEvent) as refused:
+        selectors.final_results([knock.pk])
+    assert str(refused.value).startswith("GameFinished: bad 'result'")

@@ -118,7 +118,7 @@ def test_final_results_follow_a_reopened_and_an_adjusted_game() -> None:
     assert Game.objects.get(pk=reopened.pk).status == "awaiting_deal"
     record(adjusted, {"type": "AdjustScore", "seat": 0, "points": "-60", "reason": "penalty"})
     finals = final_results([reopened.pk, adjusted.pk])
-    assert [(f.game_id, f.result.places) for f in finals] == [(adjusted.pk, (2, 1))]
+    assert [(f.game_id, f.places) for f in finals] == [(adjusted.pk, (2, 1))]
     latest = Game.objects.get(pk=adjusted.pk).events.filter(type="GameFinished").order_by("-seq").first()
     assert latest is not None and finals[0].position == latest.position
 

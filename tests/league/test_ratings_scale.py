@@ -29,9 +29,8 @@ REFRESH = [
     'SELECT "league_table"',  # or at its tournaments' tables,
     'SELECT "games_game"',  # of the family
     'SELECT "league_ratingentry"',  # what was rated of those
-    'SELECT "games_gameevent"',  # their finishes in effect: the finished ones,
-    'SELECT "games_gameevent"',  # the corrected ones (replayed),
-    'SELECT "games_gameevent"',  # the finishes of the others
+    'SELECT "games_gameevent"',  # their finishes in effect: the corrected ones (replayed),
+    'SELECT "games_gameevent"',  # the last finishes of the others
     'SELECT "league_currentrating"',  # the latest rated position
     'SELECT "league_table"',  # the seats: at a tournament table,
     'SELECT "league_player"',  # or named in the game (the club's players),
