@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from games import services
@@ -31,7 +32,7 @@ from tests.games.hostile import (
     Endpoint,
     corpus,
 )
-from tests.support.games import client_for, new_game
+from tests.support.games import new_game
 from tests.support.worlds import make_user, shared_world
 
 pytestmark = pytest.mark.django_db
@@ -107,7 +108,27 @@ def build_world(endpoint: Endpoint) -> dict[str, Any]:
         "tournament": tournament,
         "player": player,
         "callers": callers,
+        # each caller signed in once, with the world: a case's client carries the session
+        # (its row is the world's, so a case's savepoint leaves it), not a sign-in of its own
+        "sessions": {name: session_of(user) for name, user in callers.items()},
     }
+
+
+def session_of(user: Any | None) -> str | None:
+    if user is None:
+        return None
+    client = APIClient()
+    client.force_login(user)
+    return str(client.session.session_key)
+
+
+def client_as(world: dict[str, Any], caller: str) -> APIClient:
+    """A client signed in as the world's ``caller`` (anonymous: no session)."""
+    client = APIClient()
+    session = world["sessions"][caller]
+    if session is not None:
+        client.cookies[settings.SESSION_COOKIE_NAME] = session
+    return client
 
 
 def fingerprint(game_id: int) -> tuple[int, int]:
@@ -158,7 +179,7 @@ def world(
 )
 def test_a_hostile_request_is_never_a_5xx(world: dict[str, Any], case: Case) -> None:
     endpoint = case.endpoint
-    client = client_for(world["callers"][endpoint.caller])
+    client = client_as(world, endpoint.caller)
     client.raise_request_exception = False
     written = world["games"][endpoint.game] if endpoint.game else None
     before = fingerprint(written) if written else None
@@ -179,7 +200,7 @@ def test_a_hostile_request_is_never_a_5xx(world: dict[str, Any], case: Case) -> 
         game_id = written or response.json().get("id")
         if endpoint.method == "POST" and game_id and not endpoint.league:
             for suffix in ("", "/events", "/export"):
-                again = client_for(world["callers"]["owner"]).get(f"/api/v1/games/{game_id}{suffix}")
+                again = client_as(world, "owner").get(f"/api/v1/games/{game_id}{suffix}")
                 assert again.status_code in (200, 403), (case.id, suffix, again.status_code)
     if case.must_refuse:
         assert 400 <= response.status_code < 500, case.id
