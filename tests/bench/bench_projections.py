@@ -4,6 +4,7 @@ sizes, and their full rebuilds (issue 26). Not a timed test: figures and ratios 
 Not run in CI. Usage (see tests/bench/README.md):
 
     .venv/bin/python tests/bench/bench_projections.py [--database-url URL] [--repeat 7]
+        [--only standings|ratings]
 
 The events are built cheaply (:mod:`tests.support.big_events`: one-hand physical games
 inserted in bulk, 64 players at tables of 4):
@@ -18,13 +19,14 @@ inserted in bulk, 64 players at tables of 4):
 Goals: a refresh < 20 ms at every size and flat (largest / smallest < 2); the ratings
 rebuild < 3 s, the standings rebuild < 2 s. The database is migrated and filled from
 scratch: a temporary SQLite file by default, or ``--database-url`` (a PostgreSQL
-database you can throw away).
+database you can throw away). DEBUG is off, as in the workers.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -64,6 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default="", help="a database to fill (default: temporary SQLite)")
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--only", choices=("standings", "ratings"), help="measure one projection only")
     args = parser.parse_args()
     scratch = None
     if args.database_url:
@@ -71,6 +74,13 @@ def main() -> None:
     else:
         scratch = tempfile.mkdtemp(prefix="bench-projections-")
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
+    # as the workers run: DEBUG off (on, Django's debug cursor formats and logs every statement)
+    os.environ.update(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="testserver",
+        SECURE_SSL_REDIRECT="false",
+    )
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import logging
@@ -98,7 +108,9 @@ def main() -> None:
 
     refresh: dict[str, list[float]] = {}
     rebuilds: dict[str, float] = {}
-    for n, (name, nights) in enumerate(SEASONS.items(), start=1):
+    seasons = {} if args.only == "ratings" else SEASONS
+    clubs = {} if args.only == "standings" else CLUBS
+    for n, (name, nights) in enumerate(seasons.items(), start=1):
         started = time.perf_counter()
         club = Club.objects.create(name=f"Season club {n}", slug=f"season-{n}")
         kind = "tournament" if nights == 8 else "league"
@@ -117,7 +129,7 @@ def main() -> None:
         CPU[f"standings refresh, {name}"] = CPU.pop(name)[1:]
         print(f"  built {name} in {built:.1f} s; rebuilt in {rebuild:.2f} s", flush=True)
 
-    for n, (name, size) in enumerate(CLUBS.items(), start=1):
+    for n, (name, size) in enumerate(clubs.items(), start=1):
         started = time.perf_counter()
         club = Club.objects.create(name=f"Rating club {n}", slug=f"rating-{n}")
         members = [Player(club=club, name=f"Member {n}-{i:02d}") for i in range(64)]
@@ -143,6 +155,8 @@ def main() -> None:
         print(f"{name:<46} {figures(times, CPU[name])}  (goal < 20 ms: {verdict})")
     for kind in ("standings", "ratings"):
         medians = [statistics.median(t) for name, t in refresh.items() if name.startswith(kind)]
+        if not medians:
+            continue
         ratio = medians[-1] / medians[0]
         print(f"{kind} refresh largest / smallest: {ratio:.2f} (goal < 2: {'ok' if ratio < 2 else 'OVER'})")
     for name, seconds in rebuilds.items():
