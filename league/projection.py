@@ -64,7 +64,7 @@ from league.standings import (
 )
 from league.standings.results import ABANDONED, FINISHED
 from league.standings.tiebreaks import Record
-from league.standings_records import apply_change, record_from_dict, record_to_dict
+from league.standings_records import apply_change, record_from_dict, record_to_dict, records_cache
 from league.table_views import view_of, views_of
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
@@ -233,16 +233,21 @@ def _refresh_locked(
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
         _write_games(tournament, results)
     moved = {g for g, (_, r, _) in results.items() if g not in stored or stored[g][1] != r}
+    # the records as this process's last refresh committed them, if still current
+    known = None if rebuilding else records_cache.get(tournament.pk, state.refreshed_at)
     recs: dict[int, Record] | None = None
     if rebuilding or eliminating or structure != state.structure:
         recs = _build_records(tournament, settings)
     elif moved:
-        recs = _move_records(tournament, settings, moved, stored, results)
+        recs = _move_records(tournament, settings, moved, stored, results, known)
     if recs is not None:
         state.rows = rank(settings, recs)
     state.structure, state.read_to = structure, max(read_to, state.position)
     state.error_code, state.failed_at = "", None
     state.save()
+    kept = recs if recs is not None else known
+    if kept is not None:
+        transaction.on_commit(partial(records_cache.put, tournament.pk, state.refreshed_at, kept))
     return Refreshed(len(changed), len(new_versions), state.position)
 
 
@@ -350,9 +355,11 @@ def _move_records(
     moved: set[int],
     stored: Mapping[int, tuple[int, dict[str, Any]]],
     results: Read,
+    known: Mapping[int, Record] | None,
 ) -> dict[int, Record]:
-    """Every player's stored record, with the records of the players at the ``moved``
-    games' tables moved from the old result to the new one (only those are written)."""
+    """Every player's record (``known``, or else the stored ones), with the records of
+    the players at the ``moved`` games' tables moved from the old result to the new one
+    (only those are written)."""
     seats = (
         TableSeat.objects.filter(table__game_id__in=sorted(moved), table__round__status__in=COUNTED_ROUNDS)
         .order_by("table__game_id", "position")
@@ -363,10 +370,13 @@ def _move_records(
         if game_id not in tables:
             tables[game_id] = (number, method, {"seats": [], "game": game_id})
         tables[game_id][2]["seats"].append({"player": player_id, "bot": bot})
-    stored_records = StandingsRecord.objects.filter(tournament_id=tournament.pk).values_list(
-        "player_id", "record"
-    )
-    recs = {p: record_from_dict(p, r) for p, r in stored_records}
+    if known is not None:
+        recs = dict(known)
+    else:
+        stored_records = StandingsRecord.objects.filter(tournament_id=tournament.pk).values_list(
+            "player_id", "record"
+        )
+        recs = {p: record_from_dict(p, r) for p, r in stored_records}
     touched: set[int] = set()
     for game_id, (number, method, table) in sorted(tables.items()):
         old = TableResult.from_dict(stored[game_id][1]) if game_id in stored else None

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 
@@ -76,6 +76,10 @@ class Record:
                 continue
             count, score = self.meetings.get(opponent, (0, ZERO))
             self.meetings[opponent] = (count + 1, score + pair_score(game.place, place))
+
+    def copy(self) -> Record:
+        """A record of its own with the same figures (its meetings a new mapping)."""
+        return replace(self, meetings=dict(self.meetings))
 
     def move(self, was: Record, now: Record) -> None:
         """Add ``now`` and take away ``was`` (the same table's record with its new and
