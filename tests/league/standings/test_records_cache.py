@@ -15,12 +15,13 @@ from django.test.utils import CaptureQueriesContext
 
 from league import projection
 from league.models import Club, StandingsRecord, StandingsState
+from tests.league.standings.test_refresh_scale import REFRESH, shapes
 from tests.support.big_events import BigEvent, build_event, finish
 
 pytestmark = pytest.mark.django_db
 
 Commits = Callable[..., AbstractContextManager[Any]]
-READS_RECORDS = 'FROM "league_standingsrecord"'
+RECORDS_READ = 'SELECT "league_standingsrecord" "league_standingsrecord"'
 
 
 def stored(event: BigEvent) -> tuple[list[Any], dict[int, Any]]:
@@ -36,9 +37,13 @@ def rebuilt(event: BigEvent) -> tuple[list[Any], dict[int, Any]]:
 
 def refresh_reads_records(event: BigEvent, commits: Commits) -> bool:
     """Refresh (its commit callbacks run, as after a commit); whether it read the records."""
+    return RECORDS_READ in refresh_statements(event, commits)
+
+
+def refresh_statements(event: BigEvent, commits: Commits) -> list[str]:
     with commits(execute=True), CaptureQueriesContext(connection) as captured:
         projection.refresh(event.tournament.pk)
-    return any(READS_RECORDS in q["sql"] and q["sql"].startswith("SELECT") for q in captured)
+    return shapes(captured)
 
 
 @pytest.fixture
@@ -53,7 +58,9 @@ def test_a_refresh_after_a_committed_one_moves_the_cached_records(
     assert refresh_reads_records(event, django_capture_on_commit_callbacks) is False  # built whole
     for game in event.open_games:
         finish(game, event.open_log)
-        assert refresh_reads_records(event, django_capture_on_commit_callbacks) is False
+        # the statements of a refresh after one result, but the read of every record
+        statements = refresh_statements(event, django_capture_on_commit_callbacks)
+        assert statements == [s for s in REFRESH if s != RECORDS_READ]
     incremental = stored(event)
     assert all(row["in_play"] == 0 for row in incremental[0])
     assert rebuilt(event) == incremental
