@@ -28,7 +28,9 @@ from league.standings import Settings, TableResult, records
 from league.standings.results import _fraction
 from league.standings.tiebreaks import Record
 
-RECORDS_CACHE_SIZE = 64  # tournaments
+# Tournaments whose records a process keeps: the live ones (a 64-player league season's
+# records, every player having met every other, take about 0.4 MB).
+RECORDS_CACHE_SIZE = 16
 
 
 def record_to_dict(record: Record) -> dict[str, Any]:
