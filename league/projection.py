@@ -64,7 +64,7 @@ from league.standings import (
 )
 from league.standings.results import ABANDONED, FINISHED
 from league.standings.tiebreaks import Record
-from league.standings_records import apply_change, record_from_dict, record_to_dict
+from league.standings_records import apply_change, record_from_dict, record_to_dict, records_cache
 from league.table_views import view_of, views_of
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
@@ -122,23 +122,47 @@ def rounds_of(tournament_id: int, *, published_by: datetime | None = None) -> li
     return list(shaped.values())
 
 
-def _changed_games(tournament_id: int, since: int) -> tuple[list[int], int]:
-    """The tournament's games with an event after the global position ``since``, and the
-    position read to. Usually the events since then, from the position's index (then
-    those of the tournament's tables): two queries bounded by what happened since, not
-    by the size of the tournament. After a long quiet spell (more than :data:`SCAN`
-    events of any game since), each game's version is compared with the ``seq`` read
-    instead: bounded by the tournament's games, not by everything else that happened."""
+# The tables a refresh reads, by game: its round's number, method and status, and the
+# table in the pure form (``{"seats", "game"}``).
+Tables = dict[int, tuple[int, str, str, dict[str, Any]]]
+
+
+def _changed_games(tournament_id: int, since: int) -> tuple[list[int], int, Tables | None]:
+    """The tournament's games with an event after the global position ``since``, the
+    position read to and, when read on the way, their tables. Usually the events since
+    then, from the position's index, then the tournament's tables playing their games:
+    two queries bounded by what happened since, not by the size of the tournament. After
+    a long quiet spell (more than :data:`SCAN` events of any game since), each game's
+    version is compared with the ``seq`` read instead: bounded by the tournament's games,
+    not by everything else that happened (their tables are read when needed)."""
     moved = game_selectors.games_with_events_after(since, limit=SCAN)
     if moved is None:
         versions = game_selectors.game_versions(_game_ids(tournament_id))
         read = dict(StandingsGame.objects.filter(tournament_id=tournament_id).values_list("game_id", "seq"))
-        return sorted(g for g, v in versions.items() if v and read.get(g) != v), since
+        return sorted(g for g, v in versions.items() if v and read.get(g) != v), since, None
     games, last = moved
     if not games:
-        return [], last
-    tables = Table.objects.filter(round__tournament_id=tournament_id, game_id__in=games)
-    return sorted(tables.values_list("game_id", flat=True)), last
+        return [], last, {}
+    tables = _tables_playing(tournament_id, games)
+    return sorted(tables), last, tables
+
+
+def _tables_playing(tournament_id: int, games: Iterable[int]) -> Tables:
+    """The tournament's tables playing ``games``, with their seats, by game. One query."""
+    rows = (
+        Table.objects.filter(round__tournament_id=tournament_id, game_id__in=list(games))
+        .order_by("game_id", "seats__position")
+        .values_list(
+            "game_id", "round__number", "round__method", "round__status", "seats__player_id", "seats__bot"
+        )
+    )
+    tables: Tables = {}
+    for game_id, number, method, status, player_id, bot in rows:
+        if game_id not in tables:
+            tables[game_id] = (number, method, status, {"seats": [], "game": game_id})
+        if bot is not None:  # a seat (None: a table without any, through the outer join)
+            tables[game_id][3]["seats"].append({"player": player_id, "bot": bot})
+    return tables
 
 
 def _game_ids(tournament_id: int) -> Any:
@@ -217,7 +241,7 @@ def _refresh_locked(
     records again from every stored result."""
     settings = Settings.from_mapping(settings_of(tournament), stored=True)
     structure, eliminating = _structure(tournament)
-    changed, read_to = _changed_games(tournament.pk, max(state.position, state.read_to))
+    changed, read_to, tables = _changed_games(tournament.pk, max(state.position, state.read_to))
     stored: dict[int, tuple[int, dict[str, Any]]] = {}
     if changed and not rebuilding:
         games = StandingsGame.objects.filter(tournament_id=tournament.pk, game_id__in=changed)
@@ -233,16 +257,23 @@ def _refresh_locked(
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
         _write_games(tournament, results)
     moved = {g for g, (_, r, _) in results.items() if g not in stored or stored[g][1] != r}
+    # the records as this process's last refresh committed them, if still current
+    known = None if rebuilding else records_cache.get(tournament.pk, state.refreshed_at)
     recs: dict[int, Record] | None = None
     if rebuilding or eliminating or structure != state.structure:
         recs = _build_records(tournament, settings)
     elif moved:
-        recs = _move_records(tournament, settings, moved, stored, results)
+        if tables is None:
+            tables = _tables_playing(tournament.pk, moved)
+        recs = _move_records(tournament, settings, moved, tables, stored, results, known)
     if recs is not None:
         state.rows = rank(settings, recs)
     state.structure, state.read_to = structure, max(read_to, state.position)
     state.error_code, state.failed_at = "", None
     state.save()
+    kept = recs if recs is not None else known
+    if kept is not None:
+        transaction.on_commit(partial(records_cache.put, tournament.pk, state.refreshed_at, kept))
     return Refreshed(len(changed), len(new_versions), state.position)
 
 
@@ -348,27 +379,26 @@ def _move_records(
     tournament: Tournament,
     settings: Settings,
     moved: set[int],
+    tables: Tables,
     stored: Mapping[int, tuple[int, dict[str, Any]]],
     results: Read,
+    known: Mapping[int, Record] | None,
 ) -> dict[int, Record]:
-    """Every player's stored record, with the records of the players at the ``moved``
-    games' tables moved from the old result to the new one (only those are written)."""
-    seats = (
-        TableSeat.objects.filter(table__game_id__in=sorted(moved), table__round__status__in=COUNTED_ROUNDS)
-        .order_by("table__game_id", "position")
-        .values_list("table__game_id", "table__round__number", "table__round__method", "player_id", "bot")
-    )
-    tables: dict[int, tuple[int, str, dict[str, Any]]] = {}
-    for game_id, number, method, player_id, bot in seats:
-        if game_id not in tables:
-            tables[game_id] = (number, method, {"seats": [], "game": game_id})
-        tables[game_id][2]["seats"].append({"player": player_id, "bot": bot})
-    stored_records = StandingsRecord.objects.filter(tournament_id=tournament.pk).values_list(
-        "player_id", "record"
-    )
-    recs = {p: record_from_dict(p, r) for p, r in stored_records}
+    """Every player's record (``known``, or else the stored ones), with the records of
+    the players at the ``moved`` games' tables (in counted rounds) moved from the old
+    result to the new one (only those are written)."""
+    if known is not None:
+        recs = dict(known)
+    else:
+        stored_records = StandingsRecord.objects.filter(tournament_id=tournament.pk).values_list(
+            "player_id", "record"
+        )
+        recs = {p: record_from_dict(p, r) for p, r in stored_records}
     touched: set[int] = set()
-    for game_id, (number, method, table) in sorted(tables.items()):
+    for game_id in sorted(moved):
+        number, method, status, table = tables[game_id]
+        if status not in COUNTED_ROUNDS:
+            continue
         old = TableResult.from_dict(stored[game_id][1]) if game_id in stored else None
         new = TableResult.from_dict(results[game_id][1])
         touched |= apply_change(recs, settings, number, method, table, old, new)

@@ -17,12 +17,20 @@ True
 
 from __future__ import annotations
 
+import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from league.standings import Settings, TableResult, records
 from league.standings.results import _fraction
 from league.standings.tiebreaks import Record
+
+# Tournaments whose records a process keeps: the live ones (a 64-player league season's
+# records, every player having met every other, take about 0.4 MB).
+RECORDS_CACHE_SIZE = 16
 
 
 def record_to_dict(record: Record) -> dict[str, Any]:
@@ -40,6 +48,10 @@ def record_to_dict(record: Record) -> dict[str, Any]:
     }
 
 
+# Meeting scores are sums of halves: few distinct texts, parsed once each.
+_score = functools.lru_cache(maxsize=4096)(_fraction)
+
+
 def record_from_dict(player: int, data: Mapping[str, Any]) -> Record:
     return Record(
         player=player,
@@ -51,7 +63,7 @@ def record_from_dict(player: int, data: Mapping[str, Any]) -> Record:
         played=int(data["played"]),
         wins=int(data["wins"]),
         place_sum=int(data["place_sum"]),
-        meetings={int(o): (int(count), _fraction(score)) for o, count, score in data["meetings"]},
+        meetings={int(o): (int(count), _score(score)) for o, count, score in data["meetings"]},
     )
 
 
@@ -81,9 +93,46 @@ def apply_change(
     after = table_records(settings, number, method, table, new)
     touched: set[int] = set()
     for player in set(before) | set(after):
-        record = current.get(player)
-        if record is None:
-            record = current[player] = Record(player)
+        # a moved copy: the records in ``current`` may be shared (see RecordsCache)
+        record = current[player] = current[player].copy() if player in current else Record(player)
         record.move(before.get(player) or Record(player), after.get(player) or Record(player))
         touched.add(player)
     return touched
+
+
+class RecordsCache:
+    """Every player's record of the tournaments refreshed lately, per process, as the
+    last committed refresh left them: what lets the next refresh after one result skip
+    reading and parsing every stored record. Keyed by tournament and checked against the
+    ``refreshed_at`` of its state row, which every write of the records saves (under the
+    row's lock, in the same transaction). Disposable: a miss reads the stored records.
+    Only committed records go in (the projection puts them from ``transaction.on_commit``);
+    :meth:`get` hands out a mapping of its own, and the records in it are never changed
+    in place (:func:`apply_change` moves copies)."""
+
+    def __init__(self, size: int = RECORDS_CACHE_SIZE) -> None:
+        self._size = size
+        self._records: OrderedDict[int, tuple[datetime, dict[int, Record]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, tournament_id: int, refreshed_at: datetime) -> dict[int, Record] | None:
+        with self._lock:
+            entry = self._records.get(tournament_id)
+            if entry is None or entry[0] != refreshed_at:
+                return None
+            self._records.move_to_end(tournament_id)
+            return dict(entry[1])
+
+    def put(self, tournament_id: int, refreshed_at: datetime, records: Mapping[int, Record]) -> None:
+        with self._lock:
+            self._records[tournament_id] = (refreshed_at, dict(records))
+            self._records.move_to_end(tournament_id)
+            while len(self._records) > self._size:
+                self._records.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._records.clear()
+
+
+records_cache = RecordsCache()

@@ -26,8 +26,8 @@ tiebreak: a new one is one function and one entry below.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 
@@ -76,6 +76,10 @@ class Record:
                 continue
             count, score = self.meetings.get(opponent, (0, ZERO))
             self.meetings[opponent] = (count + 1, score + pair_score(game.place, place))
+
+    def copy(self) -> Record:
+        """A record of its own with the same figures (its meetings a new mapping)."""
+        return replace(self, meetings=dict(self.meetings))
 
     def move(self, was: Record, now: Record) -> None:
         """Add ``now`` and take away ``was`` (the same table's record with its new and
@@ -147,33 +151,42 @@ def _played(records: Mapping[int, Record], player: int, tied: frozenset[int], se
     return records[player].played
 
 
-def _opponent_points(records: Mapping[int, Record], player: int) -> list[tuple[Fraction, int]]:
+def _opponent_points(records: Mapping[int, Record], player: int) -> Iterator[tuple[Fraction, int]]:
     """Each human opponent's points, with the number of meetings (each counts)."""
-    return [
-        (records[opponent].points, count)
-        for opponent, (count, _) in records[player].meetings.items()
-        if opponent in records
-    ]
+    for opponent, (count, _) in records[player].meetings.items():
+        other = records.get(opponent)
+        if other is not None:
+            yield other.points, count
 
 
-def _weighted_sum(weighted: Iterable[tuple[Fraction, Fraction | int]]) -> Fraction:
-    """The sum of value * weight, exactly, over one common denominator (no Fraction made per
-    term: a record lists every opponent met, and the ranking reads every record)."""
-    terms = [
-        (value.numerator * weight.numerator, value.denominator * weight.denominator)
-        if isinstance(weight, Fraction)
-        else (value.numerator * weight, value.denominator)
-        for value, weight in weighted
-    ]
-    if not terms:
+def _weighted_sum(weighted: Iterable[tuple[Fraction, Fraction]]) -> Fraction:
+    """The sum of value * weight, exactly."""
+    sums: dict[int, int] = {}
+    for value, weight in weighted:
+        denominator = value.denominator * weight.denominator
+        sums[denominator] = sums.get(denominator, 0) + value.numerator * weight.numerator
+    return _sum_over(sums)
+
+
+def _mean(weighted: Iterable[tuple[Fraction, int]]) -> Value:
+    """The mean of the values, each counted ``count`` times, exactly (None: no count)."""
+    sums: dict[int, int] = {}
+    meetings = 0
+    for value, count in weighted:
+        denominator = value.denominator
+        sums[denominator] = sums.get(denominator, 0) + value.numerator * count
+        meetings += count
+    return _sum_over(sums) / meetings if meetings else None
+
+
+def _sum_over(sums: Mapping[int, int]) -> Fraction:
+    """The sum of fractions given as the sum of their numerators per denominator — no
+    Fraction made per term: a record lists every opponent met, and the ranking reads
+    every record; points have few denominators."""
+    if not sums:
         return ZERO
-    common = lcm(*{d for _, d in terms})
-    return Fraction(sum(n * (common // d) for n, d in terms), common)
-
-
-def _mean(weighted: Sequence[tuple[Fraction, int]]) -> Value:
-    meetings = sum(count for _, count in weighted)
-    return _weighted_sum(weighted) / meetings if meetings else None
+    common = lcm(*sums)
+    return Fraction(sum(n * (common // d) for d, n in sums.items()), common)
 
 
 def _buchholz(records: Mapping[int, Record], player: int, tied: frozenset[int], seed: str) -> Value:

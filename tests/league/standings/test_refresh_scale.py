@@ -24,14 +24,13 @@ REFRESH = [
     'SELECT "league_standingsstate" "league_standingsstate"',  # the lock, with the tournament
     'SELECT "league_round" "league_round"',  # the counted rounds' fingerprint (one row)
     'SELECT "games_gameevent" "games_gameevent"',  # the games with events after the position,
-    'SELECT "league_table" "league_table"',  # those of the tournament
+    'SELECT "league_table" "league_round"',  # the tournament's tables playing them, with seats
     'SELECT "league_standingsgame" "league_standingsgame"',  # what was read of them
     'SELECT "games_gameevent" "games_gameevent"',  # their logs
     'SELECT "games_game" "games_game"',  # their states, for the pages (the store's cache,
     'SELECT "games_gameevent" "games_gameevent"',  # caught up; here it starts empty)
     'INSERT "league_resultversion"',
     'INSERT "league_standingsgame" "league_standingsgame"',  # upserted
-    'SELECT "league_table" "league_round"',  # their tables' seats
     'SELECT "league_standingsrecord" "league_standingsrecord"',  # every record, to rank
     'INSERT "league_standingsrecord" "league_standingsrecord"',  # the table's players' records
     'UPDATE "league_standingsstate" "league_standingsstate"',  # the ranked rows
@@ -51,11 +50,15 @@ def refresh_after_one_result(event: BigEvent) -> tuple[list[str], int, dict[int,
     with CaptureQueriesContext(connection) as captured:
         projection.refresh(event.tournament.pk)
     written = rows_changed() - written
-    shapes = [
+    return shapes(captured), written, before
+
+
+def shapes(captured: CaptureQueriesContext) -> list[str]:
+    """Each statement's verb and first tables."""
+    return [
         " ".join(re.findall(r'^\w+|"league_\w+"|"games_\w+"', q["sql"])[:3])
         for q in captured.captured_queries
     ]
-    return shapes, written, before
 
 
 def test_a_refresh_reads_and_writes_the_same_at_128_games_and_at_a_1500_game_season() -> None:
