@@ -601,11 +601,15 @@ class Scene:
     ids: dict[str, str]
 
     def fill(self, text: str) -> str:
-        ids = {
-            **self.ids,
-            "version": str(Game.objects.get(pk=self.ids["game"]).version),
-            "pversion": str(Game.objects.get(pk=self.ids["physical"]).version),
-        }
+        """``text`` with the scene's ids, and the games' versions as they are now (read
+        only when asked for: most texts name none)."""
+        if "{" not in text:
+            return text
+        ids = dict(self.ids)
+        if "{version}" in text:
+            ids["version"] = str(Game.objects.get(pk=self.ids["game"]).version)
+        if "{pversion}" in text:
+            ids["pversion"] = str(Game.objects.get(pk=self.ids["physical"]).version)
         return text.format(**ids)
 
 
