@@ -109,6 +109,13 @@ class Table:
     users: dict[str, Any]  # role -> user (None: anonymous)
     seat_of: dict[str, int]
     tournament_id: int  # the club's tournament whose table holds the game (its archive is audited)
+    clients: dict[str, APIClient] = field(default_factory=dict)
+
+    def client(self, role: str) -> APIClient:
+        """The role's client, signed in once for the whole game (as a person stays)."""
+        if role not in self.clients:
+            self.clients[role] = client_for(self.users[role])
+        return self.clients[role]
 
     def knows(self, role: str, knowledge: Knowledge) -> set[str] | None:
         """None: this role may know every card (a physical game's recorder)."""
@@ -188,9 +195,9 @@ def audit_reads(table: Table, knowledge: Knowledge, where: str) -> list[str]:
     base = f"/api/v1/games/{table.game_id}"
     # ?seat=1 asks for the seat whose turn it mostly is not: only seat1 may have it.
     queries = ("", "?seat=1")
-    for role, user in table.users.items():
+    for role in table.users:
         known = table.knows(role, knowledge)
-        client = client_for(user)
+        client = table.client(role)
         urls = [base + q for q in queries] + [f"{base}/events" + q for q in queries] + [f"{base}/export"]
         # The game's HTML pages: the replay viewer, and the play page (seated players only).
         pages = {f"/games/{table.game_id}/", f"/games/{table.game_id}/play"}
@@ -217,7 +224,7 @@ def audit_conflict(table: Table, knowledge: Knowledge, version: int, where: str)
     senders = ("owner",) if table.mode == "physical" else ("seat0", "seat1")
     for role in senders:
         command = {"type": "DrawFromStock", "seat": table.seat_of.get(role, 0)}
-        response = client_for(table.users[role]).post(
+        response = table.client(role).post(
             f"/api/v1/games/{table.game_id}/commands",
             {"expected_version": max(version - 3, 0), "command": command},
             format="json",
@@ -250,7 +257,7 @@ def test_no_role_sees_a_card_it_may_not_know(people: dict[str, Any], preset: str
         if move is None or (knowledge is None and step > 0):
             break
         role, command = move
-        response = client_for(table.users[role]).post(
+        response = table.client(role).post(
             f"/api/v1/games/{table.game_id}/commands",
             {"expected_version": game.version, "command": command},
             format="json",
