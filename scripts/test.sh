@@ -13,6 +13,26 @@ fi
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+# With CI_CELERY_WORKER_PID (.ci/run starts a worker and goes on): wait until the worker
+# answers a ping; fail, with its log, if it dies or stays silent for a minute.
+wait_for_worker() {
+    [ -n "${CI_CELERY_WORKER_PID:-}" ] || return 0
+    for _ in $(seq 1 60); do
+        if .venv/bin/celery -A config inspect ping --timeout 1 >/dev/null 2>&1; then
+            echo "Celery worker is up (pid $CI_CELERY_WORKER_PID)"
+            return 0
+        fi
+        if ! kill -0 "$CI_CELERY_WORKER_PID" 2>/dev/null; then
+            echo "FAIL: the Celery worker died"
+            cat "${CI_CELERY_WORKER_LOG:-/dev/null}"
+            return 1
+        fi
+        sleep 1
+    done
+    echo "FAIL: the Celery worker did not answer a ping"
+    cat "${CI_CELERY_WORKER_LOG:-/dev/null}"
+    return 1
+}
 typecheck() {
     echo "== mypy --strict core engine games league api config web"
     .venv/bin/mypy --strict core engine games league api config web
@@ -54,7 +74,10 @@ if [[ "${DATABASE_URL:-}" == postgres* ]]; then
     .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope -m "not serial" --durations=15 \
         --ignore=tests/engine "$@" >"$logs/1-parallel" 2>&1 &
     pids+=($!)
-    .venv/bin/python -m pytest -m serial -p no:cacheprovider --durations=15 "$@" >"$logs/2-serial" 2>&1 &
+    (
+        wait_for_worker
+        .venv/bin/python -m pytest -m serial -p no:cacheprovider --durations=15 "$@"
+    ) >"$logs/2-serial" 2>&1 &
     pids+=($! "$typecheck_pid")
     names=(
         "PostgreSQL, -n ${PYTEST_WORKERS:-2}, not serial, but tests/engine"
