@@ -51,24 +51,17 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from benchdb import SERVER, admin_sql
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")
-SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def admin_sql(statement: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(statement)
 
 
 class Client:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import statistics
 import subprocess
 import sys
@@ -31,31 +30,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchdb import SERVER, admin_sql, use_database
+
 ROOT = Path(__file__).resolve().parents[2]
-SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-
-
-def admin_sql(statement: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(statement)
 
 
 # --- the worker: one checkout, one database ----------------------------------------------------
 
 
 def worker(root: str, database_url: str) -> None:
-    os.environ.update(
-        DATABASE_URL=database_url,
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(60),
-        ALLOWED_HOSTS="testserver",
-        SECURE_SSL_REDIRECT="false",
-        LOG_LEVEL="WARNING",
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
-    os.environ.pop("REDIS_URL", None)
+    use_database(database_url)
     sys.path.insert(0, root)
     import django
 

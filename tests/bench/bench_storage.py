@@ -21,23 +21,16 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import secrets
 import sys
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
+from benchdb import SERVER, admin_sql, use_database
+
 ROOT = Path(__file__).resolve().parents[2]
-SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 TABLES = ("games_game", "games_gameevent", "games_outboxmessage")
-
-
-def admin_sql(statement: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(statement)
 
 
 def play_games(count: int) -> None:
@@ -131,16 +124,7 @@ def main() -> int:
 
     dbname = f"kr_bench_storage_{os.getpid()}"
     admin_sql(f'CREATE DATABASE "{dbname}"')
-    os.environ.update(
-        DATABASE_URL=f"{SERVER}/{dbname}",
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(60),
-        ALLOWED_HOSTS="testserver",
-        SECURE_SSL_REDIRECT="false",
-        LOG_LEVEL="WARNING",
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
-    os.environ.pop("REDIS_URL", None)
+    use_database(f"{SERVER}/{dbname}")
     sys.path.insert(0, str(ROOT))
     try:
         import django
