@@ -18,12 +18,11 @@ True
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from core.lru import StampedCache
 from league.standings import Settings, TableResult, records
 from league.standings.results import _fraction
 from league.standings.tiebreaks import Record
@@ -111,28 +110,17 @@ class RecordsCache:
     in place (:func:`apply_change` moves copies)."""
 
     def __init__(self, size: int = RECORDS_CACHE_SIZE) -> None:
-        self._size = size
-        self._records: OrderedDict[int, tuple[datetime, dict[int, Record]]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._records = StampedCache[dict[int, Record]](size)
 
     def get(self, tournament_id: int, refreshed_at: datetime) -> dict[int, Record] | None:
-        with self._lock:
-            entry = self._records.get(tournament_id)
-            if entry is None or entry[0] != refreshed_at:
-                return None
-            self._records.move_to_end(tournament_id)
-            return dict(entry[1])
+        records = self._records.get(tournament_id, refreshed_at)
+        return dict(records) if records is not None else None
 
     def put(self, tournament_id: int, refreshed_at: datetime, records: Mapping[int, Record]) -> None:
-        with self._lock:
-            self._records[tournament_id] = (refreshed_at, dict(records))
-            self._records.move_to_end(tournament_id)
-            while len(self._records) > self._size:
-                self._records.popitem(last=False)
+        self._records.put(tournament_id, refreshed_at, dict(records))
 
     def clear(self) -> None:
-        with self._lock:
-            self._records.clear()
+        self._records.clear()
 
 
 records_cache = RecordsCache()

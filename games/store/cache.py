@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import threading
-import uuid
-from collections import OrderedDict
 
+from core.lru import StampedCache
 from engine import GameState
 from games.models import Game
 
@@ -21,45 +19,32 @@ class StateCache:
     from ``transaction.on_commit``)."""
 
     def __init__(self, size: int = STATE_CACHE_SIZE) -> None:
-        self._size = size
-        self._states: OrderedDict[int, tuple[uuid.UUID, GameState]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._states = StampedCache[GameState](size)
 
     def get(self, game: Game) -> GameState | None:
-        with self._lock:
-            entry = self._states.get(game.pk)
-            if entry is None or entry[0] != game.uid:
-                return None
-            self._states.move_to_end(game.pk)
-            return entry[1]
+        return self._states.get(game.pk, game.uid)
 
     def version_of(self, game_id: int) -> int:
         """The version of the state kept for the game ``game_id`` (0: none). A read of
         the game's row brings along the events after it (:func:`games.store.read_game_for_write`),
         before the row is known; :meth:`get` checks the uid when the state is used."""
-        with self._lock:
-            entry = self._states.get(game_id)
-            return entry[1].version if entry is not None else 0
+        entry = self._states.peek(game_id)
+        return entry[1].version if entry is not None else 0
 
     def put(self, game: Game, state: GameState) -> None:
         """Keep ``state`` as ``game``'s — without the earlier states it links to
         (``prior``, the history a retraction goes back through): a whole game's history
         would otherwise stay in memory. A retraction reads the history from the log
-        instead (:func:`games.store.load_state`)."""
+        instead (:func:`games.store.load_state`). A newer state of the game stays."""
         if state.prior is not None:
             state = dataclasses.replace(state, prior=None)
-        with self._lock:
-            current = self._states.get(game.pk)
-            if current is not None and current[0] == game.uid and current[1].version > state.version:
-                return
-            self._states[game.pk] = (game.uid, state)
-            self._states.move_to_end(game.pk)
-            while len(self._states) > self._size:
-                self._states.popitem(last=False)
+        version = state.version
+        self._states.put(
+            game.pk, game.uid, state, keep=lambda uid, kept: uid == game.uid and kept.version > version
+        )
 
     def clear(self) -> None:
-        with self._lock:
-            self._states.clear()
+        self._states.clear()
 
 
 state_cache = StateCache()
