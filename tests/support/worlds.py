@@ -64,13 +64,22 @@ def row_counts(tables: Iterable[type[models.Model]]) -> dict[str, int]:
     """How many rows each model's table holds, in one query (``SELECT (SELECT COUNT(*)
     FROM a), (SELECT COUNT(*) FROM b), ...``) rather than one a table."""
     chosen = list(tables)
+    return {
+        model._meta.label: int(count)
+        for model, count in zip(chosen, per_table(chosen, "COUNT(*)"), strict=True)
+    }
+
+
+def per_table(tables: list[type[models.Model]], aggregate: str) -> tuple[Any, ...]:
+    """``aggregate`` over each of ``tables``' rows (``t``), all in one query:
+    ``SELECT (SELECT aggregate FROM a t), (SELECT aggregate FROM b t), ...``."""
     quote = connection.ops.quote_name
-    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in chosen)
+    sql = "SELECT " + ", ".join(f"(SELECT {aggregate} FROM {quote(m._meta.db_table)} t)" for m in tables)
     with connection.cursor() as cursor:
         cursor.execute(sql)
         row = cursor.fetchone()
     assert row is not None
-    return {model._meta.label: int(count) for model, count in zip(chosen, row, strict=True)}
+    return tuple(row)
 
 
 def row_digests(tables: Iterable[type[models.Model]]) -> dict[str, str]:
@@ -80,14 +89,8 @@ def row_digests(tables: Iterable[type[models.Model]]) -> dict[str, str]:
     each table is read and digested here."""
     chosen = list(tables)
     if connection.vendor == "postgresql":
-        quote = connection.ops.quote_name
-        digest_sql = "md5(COALESCE(string_agg(t::text, E'\\n' ORDER BY t::text), ''))"
-        sql = "SELECT " + ", ".join(f"(SELECT {digest_sql} FROM {quote(m._meta.db_table)} t)" for m in chosen)
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-            row = cursor.fetchone()
-        assert row is not None
-        return {model._meta.label: str(digest) for model, digest in zip(chosen, row, strict=True)}
+        digests = per_table(chosen, "md5(COALESCE(string_agg(t::text, E'\\n' ORDER BY t::text), ''))")
+        return {model._meta.label: str(digest) for model, digest in zip(chosen, digests, strict=True)}
     return {
         model._meta.label: hashlib.md5(
             "\n".join(sorted(map(repr, model._default_manager.values_list()))).encode(), usedforsecurity=False

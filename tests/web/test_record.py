@@ -314,13 +314,19 @@ def test_a_knockers_known_card_may_be_its_face_down_discard(night: Night) -> Non
     assert post("reveal", seat=2, cards="6h 8d 9d 2s 3s 4s ks").status_code == 303
 
 
-def test_gin_layoffs_are_previewed(make_user: Any) -> None:
+def bo_knocks_at_gin(make_user: Any) -> Any:
+    """A gin night of Ann and Bo, recorded until Bo knocks (his hand not yet shown)."""
     night = club_night(make_user, preset="gin", names=("Ann", "Bo"))
     record(night, {"type": "DealHand", "upcard": "KS"})
     record(night, {"type": "PassUpcard", "seat": 1})
     record(night, {"type": "PassUpcard", "seat": 0})
     record(night, {"type": "DrawFromStock", "seat": 1})
     record(night, {"type": "Knock", "seat": 1, "card": None})
+    return night
+
+
+def test_gin_layoffs_are_previewed(make_user: Any) -> None:
+    night = bo_knocks_at_gin(make_user)
     record(
         night,
         {
@@ -340,12 +346,7 @@ def test_the_preview_lays_off_onto_the_melds_the_engine_will_score(make_user: An
     """Ann's cards fit Bo's 2♦ 3♦ 4♦ (5♦), but Bo's melds are the ones leaving the fewest
     layoff points (docs/rules.md): 3♦ 3♥ 3♠ and Q♣ Q♦ Q♥, onto which nothing goes — the
     preview says what the scored hand will say."""
-    night = club_night(make_user, preset="gin", names=("Ann", "Bo"))
-    record(night, {"type": "DealHand", "upcard": "KS"})
-    record(night, {"type": "PassUpcard", "seat": 1})
-    record(night, {"type": "PassUpcard", "seat": 0})
-    record(night, {"type": "DrawFromStock", "seat": 1})
-    record(night, {"type": "Knock", "seat": 1, "card": None})
+    night = bo_knocks_at_gin(make_user)
     bo = ["AC", "QC", "2D", "3D", "4D", "QD", "2H", "3H", "QH", "3S"]
     record(night, {"type": "RevealHand", "seat": 1, "cards": bo})
     ann = "5C 7C 9C 5D TD JD 4H 2S 7S TS"
