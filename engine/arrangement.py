@@ -457,6 +457,11 @@ def best_discard(cards: Iterable[Card], ruleset: RuleSet) -> tuple[Card, Arrange
             raise InvalidHand("an empty hand has no card to discard")
     if not _CLUBS:
         _fill_discard_tables()
+    # From here to the set choices, the lookup is _natural_discard's (the bots' mask
+    # path), written out again rather than called: a call returning the suits' entries
+    # would add its cost to every discard on the bots' hottest path, which is held to
+    # OpenSpiel's speed (docs/performance.md, "best_discard").
+    # tests/engine/test_arrangement_properties.py keeps the two paths equal.
     # Two 26-bit halves, so that splitting into suits is arithmetic on small integers.
     low = hand & 67108863
     high = hand >> 26 & 67108863
