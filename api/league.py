@@ -149,7 +149,9 @@ class ClubGameCreateView(ApiView):
             ClubGame.objects.create(club=club, game=game)
 
         arguments = game_create_arguments(request)
-        result = game_services.create_game(**arguments, context={"club": club.pk}, after_create=link)
+        result = game_services.create_game(
+            **arguments, context={"club": club.pk}, after_create=link, followed=True
+        )
         return game_created_response(request, result)
 
 

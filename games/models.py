@@ -52,6 +52,10 @@ class Game(models.Model):
     # Seconds between two bot moves (a countdown on each bot turn, so a person can follow
     # them); None: settings.BOT_MOVE_DELAY.
     bot_delay = models.FloatField(null=True, blank=True)
+    # Whether another app follows the game's events (the league: a club's or a tournament's
+    # game). Only a followed game's writes carry the outbox rows other apps subscribed to
+    # (games.outbox.subscribe); set when the game is created for them, never changed.
+    followed = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

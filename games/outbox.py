@@ -17,7 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games.models import OutboxMessage
+from games.models import Game, OutboxMessage
 
 log = logging.getLogger(__name__)
 
@@ -36,19 +36,23 @@ _subscriptions: list[tuple[str, frozenset[str]]] = []
 
 
 def subscribe(topic: str, event_types: Iterable[str]) -> None:
-    """Have every write that appends an event of one of ``event_types`` (engine event
-    class names, such as ``"GameFinished"``) also write an outbox row for the Celery task
-    ``topic``, with the payload ``{"game_id": …}``, in the same transaction. The task must
-    be idempotent: delivery is at least once."""
+    """Have every write to a followed game (``Game.followed``: created for the app that
+    follows it) that appends an event of one of ``event_types`` (engine event class names,
+    such as ``"GameFinished"``) also write an outbox row for the Celery task ``topic``,
+    with the payload ``{"game_id": …}``, in the same transaction. The task must be
+    idempotent: delivery is at least once."""
     types = frozenset(event_types)
     if (topic, types) not in _subscriptions:
         _subscriptions.append((topic, types))
 
 
-def subscribed_messages(game_id: int, event_types: Iterable[str]) -> list[tuple[str, dict[str, Any]]]:
-    """The outbox rows the subscriptions want for a write of ``event_types`` to a game."""
+def subscribed_messages(game: Game, event_types: Iterable[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The outbox rows the subscriptions want for a write of ``event_types`` to ``game``:
+    none when no app follows the game (a free game's moves send nothing but its bots')."""
+    if not game.followed:
+        return []
     written = set(event_types)
-    return [(topic, {"game_id": game_id}) for topic, types in _subscriptions if types & written]
+    return [(topic, {"game_id": game.pk}) for topic, types in _subscriptions if types & written]
 
 
 def dispatch_on_commit(ids: Sequence[int], messages: Sequence[tuple[str, dict[str, Any]]]) -> None:

@@ -140,13 +140,16 @@ def create_game(
     context: Mapping[str, Any] | None = None,
     after_create: Callable[[Game], None] | None = None,
     bot_delay: float | None = None,
+    followed: bool = False,
 ) -> SubmitResult:
     """Open a game owned by ``owner``: ``GameStarted`` (and, digitally, the first deal).
 
     ``after_create`` runs in the same transaction once the game row exists — the league
     links a game to its club there; ``context`` (JSON) is what distinguishes such a
-    creation for idempotency (a retry must name the same club). ``bot_delay`` is the
-    seconds between two bot moves of this game (None: ``settings.BOT_MOVE_DELAY``)."""
+    creation for idempotency (a retry must name the same club). ``followed``: another app
+    follows the game, so its writes carry that app's outbox rows (``Game.followed``; the
+    league's games are). ``bot_delay`` is the seconds between two bot moves of this game
+    (None: ``settings.BOT_MOVE_DELAY``)."""
     if bot_delay is not None and not (0 <= bot_delay <= MAX_BOT_DELAY):
         raise IllegalMove(f"bot_delay must be from 0 to {MAX_BOT_DELAY} seconds", "malformed_command")
     seat_rows = _resolve_seats(seats)
@@ -181,6 +184,7 @@ def create_game(
                 owner_id=owner_id,
                 creation_key=idempotency_key if owner_id is not None and idempotency_key else "",
                 bot_delay=bot_delay,
+                followed=followed,
             )
             if after_create is not None:
                 after_create(game)
@@ -387,7 +391,7 @@ def _append(
             seats[event.seat] = {"name": event.name, "bot": event.bot, "user": None}
     if seats is not None:
         changes["seats"] = seats
-    messages = outbox.subscribed_messages(game.pk, (type(event).__name__ for event, _, _ in items))
+    messages = outbox.subscribed_messages(game, (type(event).__name__ for event, _, _ in items))
     if bot_to_move(state):
         turn: dict[str, Any] = {"game_id": game.pk, "expected_version": state.version}
         delay = bot_move_delay(game)
@@ -436,9 +440,11 @@ def import_game(
     owner: Any,
     source: str,
     idempotency_key: str | None = None,
+    followed: bool = False,
 ) -> SubmitResult:
     """Store a whole exported log as a new game owned by ``owner``, once
-    :func:`checked_log` accepts it; otherwise nothing is written."""
+    :func:`checked_log` accepts it; otherwise nothing is written. ``followed`` as for
+    :func:`create_game` (a tournament archive's games are)."""
     events, state = checked_log(log_events)
     started = events[0]
     assert isinstance(started, GameStarted)  # engine.apply refuses a log that opens otherwise
@@ -456,6 +462,7 @@ def import_game(
             seats=[{"name": s.name, "bot": s.bot, "user": None} for s in started.seats],
             owner_id=owner_id,
             creation_key=idempotency_key if owner_id is not None and idempotency_key else "",
+            followed=followed,
         )
         return _append(game, None, [(e, owner, source) for e in events], key=key, digest=digest)
 

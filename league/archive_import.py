@@ -108,7 +108,9 @@ def _games(documents: list[Mapping[str, Any]], owner: Any) -> dict[int, Game]:
             {"type": e["type"], "schema_version": e["schema_version"], "data": e["data"]}
             for e in document["events"]
         ]
-        result = game_services.import_game(log_events=events, owner=owner, source=Source.SYSTEM)
+        result = game_services.import_game(
+            log_events=events, owner=owner, source=Source.SYSTEM, followed=True
+        )
         games[document["game"]["id"]] = result.game
     return games
 

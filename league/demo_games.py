@@ -93,6 +93,7 @@ def _open(
         idempotency_key=key,
         context={"club": club.pk} if club is not None else None,
         after_create=link,
+        followed=club is not None,
     )
     return result.game
 

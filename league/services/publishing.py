@@ -106,6 +106,7 @@ def _open_table_game(
             source=Source.SYSTEM,
             idempotency_key=f"league-round-{round_.pk}-table-{table.number}",
             context={"club": tournament.club_id, "round": round_.pk, "table": table.number},
+            followed=True,
         ).game
     except engine.IllegalMove as exc:
         raise LeagueError(exc.code, f"table {table.number}: {exc.message}") from None

@@ -114,7 +114,7 @@ def build(rng: random.Random) -> tuple[Any, int]:
         for t in range(PLAYERS // TABLE):
             log = play_game(rng)
             events += len(log)
-            game = services.import_game(log_events=log, owner=None, source=Source.SYSTEM).game
+            game = services.import_game(log_events=log, owner=None, source=Source.SYSTEM, followed=True).game
             table = Table.objects.create(round=rnd, number=t + 1, game=game)
             for i, player in enumerate(order[t * TABLE : (t + 1) * TABLE]):
                 TableSeat.objects.create(table=table, position=i, player=player)

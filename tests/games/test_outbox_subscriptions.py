@@ -10,7 +10,7 @@ import pytest
 
 from config.celery import app as celery_app
 from games import outbox
-from games.models import OutboxMessage
+from games.models import Game, OutboxMessage
 from games.services import SeatSpec
 from tests.support.games import new_game
 
@@ -33,9 +33,12 @@ def test_a_write_with_a_subscribed_event_writes_one_row_for_its_topic() -> None:
         outbox.subscribe("t.deal", ["HandDealt", "GameFinished"])
         outbox.subscribe("t.deal", ["HandDealt", "GameFinished"])  # twice is once
         outbox.subscribe("t.finish", ["GameFinished"])
-        assert outbox.subscribed_messages(7, ["GameStarted", "HandDealt"]) == [("t.deal", {"game_id": 7})]
-        assert outbox.subscribed_messages(7, ["Drew"]) == []
-        assert [t for t, _ in outbox.subscribed_messages(7, ["GameFinished"])] == ["t.deal", "t.finish"]
+        game = Game(pk=7, followed=True)
+        assert outbox.subscribed_messages(game, ["GameStarted", "HandDealt"]) == [("t.deal", {"game_id": 7})]
+        assert outbox.subscribed_messages(game, ["Drew"]) == []
+        assert [t for t, _ in outbox.subscribed_messages(game, ["GameFinished"])] == ["t.deal", "t.finish"]
+        # a game no app follows: nothing, whatever it writes
+        assert outbox.subscribed_messages(Game(pk=8), ["GameStarted", "HandDealt", "GameFinished"]) == []
     finally:
         outbox._subscriptions[:] = saved
 
@@ -44,11 +47,14 @@ def test_the_store_writes_the_subscribed_rows_with_the_events(
     subscription: str, owner: Any, ann: Any
 ) -> None:
     # A digital game deals at creation: its first write carries HandDealt.
-    result = new_game(owner, [SeatSpec(user_id=owner.pk), SeatSpec(user_id=ann.pk)])
+    result = new_game(owner, [SeatSpec(user_id=owner.pk), SeatSpec(user_id=ann.pk)], followed=True)
     rows = OutboxMessage.objects.filter(topic=subscription)
     assert [row.payload for row in rows] == [{"game_id": result.game.pk}]
     # A physical game's creation deals nothing: no row.
-    new_game(owner, [SeatSpec("Ann"), SeatSpec("Bo")], mode="physical")
+    new_game(owner, [SeatSpec("Ann"), SeatSpec("Bo")], mode="physical", followed=True)
+    assert rows.count() == 1
+    # A game no app follows deals as the first did, and writes no row for it.
+    new_game(owner, [SeatSpec(user_id=owner.pk), SeatSpec(user_id=ann.pk)])
     assert rows.count() == 1
 
 
@@ -69,7 +75,7 @@ def test_the_rows_a_write_commits_are_sent_as_written_and_marked_in_one_statemen
         monkeypatch.setattr(task, "apply_async", lambda *, kwargs, topic=topic: sent.append((topic, kwargs)))
     try:
         with django_capture_on_commit_callbacks() as callbacks:
-            result = new_game(owner, [SeatSpec(user_id=owner.pk), SeatSpec(user_id=ann.pk)])
+            result = new_game(owner, [SeatSpec(user_id=owner.pk), SeatSpec(user_id=ann.pk)], followed=True)
     finally:
         outbox._subscriptions[:] = saved
     rows = OutboxMessage.objects.order_by("id")

@@ -202,6 +202,8 @@ def test_an_import_elsewhere_has_identical_standings(cup: Tournament, tmp_path: 
 
     copy_ = Tournament.objects.get(club__slug="elsewhere")
     assert copy_.pk != cup.pk and copy_.club_id != cup.club_id
+    imported = Game.objects.filter(league_table__round__tournament=copy_)
+    assert imported.count() == len(archive["games"]) and all(game.followed for game in imported)
     assert Player.objects.filter(club=copy_.club).count() == len(NAMES)
     again = archives.build_archive(copy_)
     assert verify(again) == []

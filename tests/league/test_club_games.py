@@ -29,6 +29,7 @@ def test_a_director_opens_a_club_game(club: Club, ann: Any) -> None:
     game = Game.objects.get(pk=response.json()["id"])
     assert ClubGame.objects.get(game=game).club == club
     assert game.owner == ann
+    assert game.followed  # its writes carry the league's outbox rows
 
 
 def test_a_plain_member_may_not_open_a_club_game(club: Club, bob: Any) -> None:

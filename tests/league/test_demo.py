@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db.models import Q
 from django.test import Client, override_settings
 
 from games.models import Game, GameEvent
@@ -78,6 +79,16 @@ def test_the_demo_tournaments(demo: Demo) -> None:
     assert (Round.objects.count(), Game.objects.count()) == counts
     for round_ in Round.objects.all():
         assert regenerate(round_).same
+
+
+def test_the_league_follows_its_games_and_no_free_game() -> None:
+    """Every game a club or a tournament holds is followed (its writes carry the league's
+    outbox rows); the exhibition games no club holds are not."""
+    linked = Q(club_link__isnull=False) | Q(league_table__isnull=False)
+    held, free = Game.objects.filter(linked).distinct(), Game.objects.exclude(linked)
+    assert held.count() > 10 and free.exists()
+    assert sorted(set(held.values_list("followed", flat=True))) == [True]
+    assert sorted(set(free.values_list("followed", flat=True))) == [False]
 
 
 def test_the_cup_shows_a_directors_correction(client: Client) -> None:

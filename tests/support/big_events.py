@@ -117,7 +117,14 @@ def build_event(
     seats = [{"name": f"P{i}", "bot": None, "user": None} for i in range(table)]
     games = Game.objects.bulk_create(
         [
-            Game(ruleset=ruleset, mode="physical", seats=seats, version=len(logs[0]), status="finished")
+            Game(
+                ruleset=ruleset,
+                mode="physical",
+                seats=seats,
+                version=len(logs[0]),
+                status="finished",
+                followed=True,
+            )
             for _ in range(total)
         ]
     )
@@ -175,7 +182,14 @@ def club_games(club: Club, players: list[Player], count: int, *, table: int = 4,
         named = rng.sample(players, table)
         seats = [{"name": p.name, "bot": None, "user": None} for p in named]
         games.append(
-            Game(ruleset=ruleset, mode="physical", seats=seats, version=len(logs[0]), status="finished")
+            Game(
+                ruleset=ruleset,
+                mode="physical",
+                seats=seats,
+                version=len(logs[0]),
+                status="finished",
+                followed=True,
+            )
         )
     made = Game.objects.bulk_create(games, batch_size=2000)
     position = _next_position()

@@ -31,6 +31,7 @@ def new_game(
     mode: str = "digital",
     preset: str = "knock-rummy",
     first_dealer: int = 1,
+    followed: bool = False,
     **options: Any,
 ) -> services.SubmitResult:
     return services.create_game(
@@ -40,6 +41,7 @@ def new_game(
         first_dealer=first_dealer,
         owner=owner,
         source=Source.API,
+        followed=followed,
     )
 
 

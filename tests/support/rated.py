@@ -36,6 +36,7 @@ def open_club_game(
         owner=None,
         source=Source.SYSTEM,
         after_create=link,
+        followed=club is not None,
     )
     return result.game
 

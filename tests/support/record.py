@@ -60,6 +60,7 @@ def club_night(
         source=Source.WEB,
         context={"table": table.pk},
         after_create=link,
+        followed=True,
     )
     table.game = created.game
     table.save(update_fields=["game"])

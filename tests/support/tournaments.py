@@ -65,7 +65,7 @@ def open_game(table: Table, recorder: Any, *, hands: int = 1) -> int:
         services.SeatSpec(name=s.player.name if s.player else s.bot)
         for s in table.seats.select_related("player")
     ]
-    game = new_game(recorder, seats, mode="physical", hands=hands).game
+    game = new_game(recorder, seats, mode="physical", hands=hands, followed=True).game
     table.game = game
     table.save(update_fields=["game"])
     return int(game.pk)

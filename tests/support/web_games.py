@@ -65,6 +65,7 @@ def live_table(owner: Any, ann: Any, bob: Any, director: Any, scorekeeper: Any =
         owner,
         [services.SeatSpec(user_id=ann.pk), services.SeatSpec(user_id=bob.pk), services.SeatSpec(name="Cy")],
         first_dealer=2,
+        followed=True,  # the club below holds it
     )
     game_id = created.game.pk
     club = Club.objects.create(name="Riverside", slug="riverside")
