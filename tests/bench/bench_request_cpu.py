@@ -11,11 +11,12 @@ command with a fresh Idempotency-Key; a finished game is replaced by a new one. 
 random choices are seeded, so two checkouts run the same workload. It prints the
 thread CPU per turn, then plays ``--counted`` more turns counting the SQL statements
 each kind of request ran (``connection.execute_wrapper``, left out of the timing).
-Without ``--broker`` Celery runs eagerly, as in the embedded default and ``bench_api.py``:
-the league's outbox tasks (standings on every scored hand; the round and the ratings at a
-game's end) run inside the request. With ``--broker redis://…/N`` they are only sent to
-that Redis database, as a production web process does (nothing consumes them here; the
-queue is purged at the end, so give it a database nothing else uses).
+The games are free games (``Game.followed`` false): since 2026-11-26 their writes carry
+no outbox rows. Before, the league's (standings on every scored hand; the round and the
+ratings at a game's end) ran inside the request without ``--broker`` (Celery eager, as
+in the embedded default and ``bench_api.py``); with ``--broker redis://…/N`` they are
+only sent to that Redis database, as a production web process does (nothing consumes
+them here; the queue is purged at the end, so give it a database nothing else uses).
 Compare two checkouts by running this file from each, alternately:
 unlike ``bench_api.py`` it does not depend on the host's scheduling of many processes,
 but it also leaves out what Django's test client skips (the connection health check at
