@@ -45,6 +45,14 @@ def one_hand_logs(seats: int) -> tuple[tuple[dict[str, Any], ...], ...]:
     return tuple(logs)
 
 
+def _league_game(ruleset: dict[str, Any], seats: list[dict[str, Any]], version: int) -> Game:
+    """An unsaved finished physical game the league holds (followed, as the league opens
+    its games), its row at ``version``; the caller writes its events."""
+    return Game(
+        ruleset=ruleset, mode="physical", seats=seats, version=version, status="finished", followed=True
+    )
+
+
 def _next_position() -> int:
     return int(GameEvent.objects.aggregate(top=Max("position"))["top"] or 0) + 1
 
@@ -115,19 +123,7 @@ def build_event(
     total = rounds * per_round
     ruleset = engine.get_ruleset("knock-rummy", hands=1).to_dict()
     seats = [{"name": f"P{i}", "bot": None, "user": None} for i in range(table)]
-    games = Game.objects.bulk_create(
-        [
-            Game(
-                ruleset=ruleset,
-                mode="physical",
-                seats=seats,
-                version=len(logs[0]),
-                status="finished",
-                followed=True,
-            )
-            for _ in range(total)
-        ]
-    )
+    games = Game.objects.bulk_create([_league_game(ruleset, seats, len(logs[0])) for _ in range(total)])
     open_log = logs[0]
     position = _next_position()
     events: list[GameEvent] = []
@@ -181,16 +177,7 @@ def club_games(club: Club, players: list[Player], count: int, *, table: int = 4,
     for _ in range(count):
         named = rng.sample(players, table)
         seats = [{"name": p.name, "bot": None, "user": None} for p in named]
-        games.append(
-            Game(
-                ruleset=ruleset,
-                mode="physical",
-                seats=seats,
-                version=len(logs[0]),
-                status="finished",
-                followed=True,
-            )
-        )
+        games.append(_league_game(ruleset, seats, len(logs[0])))
     made = Game.objects.bulk_create(games, batch_size=2000)
     position = _next_position()
     events: list[GameEvent] = []
