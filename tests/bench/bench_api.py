@@ -1,6 +1,7 @@
 """Benchmark: POST /api/v1/games/{id}/commands under gunicorn on PostgreSQL (not run by CI).
 
     .venv/bin/python tests/bench/bench_api.py [--seconds 10] [--clients 1,8,32] [--workers 3]
+        [--rounds 1] [--floor]
     BENCH_PG=postgres://postgres@127.0.0.1:5432 (the server; a fresh database is created and dropped)
 
 1. Creates a database, migrates it, creates a user with a token, starts gunicorn on
@@ -23,9 +24,12 @@
    fdatasync on this machine's disk took meanwhile (a probe, one every 50 ms). Every
    command waits for its commit to reach the disk, so a slow flush holds all clients
    at once; on a shared host such flushes take 100-500 ms now and then, even idle.
-3. The same database, the eventsourcing library's PostgresApplicationRecorder: appends
-   of one event per call by as many threads, each to its own aggregate (the reference
-   append rate; pip install "eventsourcing[postgres]"), and our rate as a ratio of it.
+3. Right after each client count's run, on the same database: the eventsourcing library's
+   PostgresApplicationRecorder appending one event per call from as many threads, each
+   to its own aggregate (the reference append rate; pip install "eventsourcing[postgres]"),
+   and our rate as a ratio of it. ``--rounds N`` pairs N runs with N references and
+   prints the median ratio; ``--floor`` also runs the clients on ``GET /healthz``
+   between the two (the server's floor: no DRF, token, engine or write).
 4. Verifies every game's log replays (manage.py verify_games: version, status, and the
    snapshot at the version it names), that
    each game's seq runs 1..n and that global positions are 1..N without gap or duplicate.
@@ -98,6 +102,14 @@ class Client:
             + b"\r\n"
             + payload
         )
+        status, data = self.exchange(request)
+        return status, orjson.loads(data)
+
+    def get(self, path: str) -> int:
+        """GET ``path`` without a token; its status (the body is read and dropped)."""
+        return self.exchange(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n\r\n".encode())[0]
+
+    def exchange(self, request: bytes) -> tuple[int, bytes]:
         for attempt in range(2):
             if self.sock is None:
                 self.sock = self._connect()
@@ -113,7 +125,7 @@ class Client:
             if close:
                 self.sock.close()
                 self.sock = None
-            return status, orjson.loads(data)
+            return status, data
         raise AssertionError("unreachable")
 
     def _read(self) -> bytes:
@@ -179,12 +191,38 @@ def client_loop(port: int, token: str, user_id: int, seconds: float, seed: int, 
     out.append((latencies, errors, answered))
 
 
-def process_main(args: tuple[int, str, int, float, int, int]) -> tuple[list[float], int, list[float], float]:
-    port, token, user_id, seconds, threads, seed = args
+FLOOR_PATH = "/healthz"
+
+
+def floor_loop(port: int, token: str, user_id: int, seconds: float, seed: int, out: list[Any]) -> None:
+    """The server's floor: ``GET /healthz`` as fast as the client can, through the same
+    gunicorn and Django (every middleware, Django's connection health check, two reads of
+    its own), without DRF, a token, the engine or a write."""
+    client = Client(port, token, user_id)
+    latencies: list[float] = []
+    answered: list[float] = []
+    errors = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        status = client.get(FLOOR_PATH)
+        latencies.append(time.perf_counter() - started)
+        answered.append(time.monotonic())
+        errors += status != 200
+    out.append((latencies, errors, answered))
+
+
+LOOPS = {"commands": client_loop, "floor": floor_loop}
+
+
+def process_main(
+    args: tuple[str, int, str, int, float, int, int],
+) -> tuple[list[float], int, list[float], float]:
+    loop, port, token, user_id, seconds, threads, seed = args
     results: list[Any] = []
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     workers = [
-        threading.Thread(target=client_loop, args=(port, token, user_id, seconds, seed * 1000 + i, results))
+        threading.Thread(target=LOOPS[loop], args=(port, token, user_id, seconds, seed * 1000 + i, results))
         for i in range(threads)
     ]
     for w in workers:
@@ -303,6 +341,7 @@ def run_clients(
     processes: int,
     server_pids: list[int] | None = None,
     probe_dir: str | None = None,
+    loop: str = "commands",
 ) -> dict[str, Any]:
     """Run the clients; with ``server_pids`` (gunicorn's workers) also the CPU each
     command cost the server, PostgreSQL, and everything (load generator and kernel
@@ -317,7 +356,8 @@ def run_clients(
         probe.start()
     started = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(procs) as pool:
-        parts = pool.map(process_main, [(port, token, user_id, seconds, n, i) for i, n in enumerate(split)])
+        jobs = [(loop, port, token, user_id, seconds, n, i) for i, n in enumerate(split)]
+        parts = pool.map(process_main, jobs)
     elapsed = time.perf_counter() - started
     flushes = probe.stop() if probe else []
     # from the first answer to the last: the pool's start and the last stragglers aside
@@ -344,6 +384,19 @@ def run_clients(
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
         "elapsed": elapsed,
     }
+
+
+def print_row(label: str, row: dict[str, Any]) -> None:
+    server = "-" if row["server_cpu_ms"] is None else f"{row['server_cpu_ms']:.2f}"
+    print(
+        f"{label:24}{row['clients']:>8}{row['commands']:>10}{row['per_s']:>10.0f}"
+        f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['errors']:>8}"
+        f"   {server}, {row['database_cpu_ms']:.2f}, {row['client_cpu_ms']:.2f},"
+        f" {row['all_cpu_ms']:.2f}"
+        f"; {100 * row['steal_share']:.0f}%"
+    )
+    if "stalls" in row:
+        print(f"{'':24}{stall_report(row)}")
 
 
 def stall_report(row: dict[str, Any]) -> str:
@@ -394,19 +447,34 @@ def eventsourcing_rate(dbname: str, threads: int, seconds: float) -> dict[str, A
         with lock:
             latencies.extend(mine)
 
+    database_pids = pids_of("postgres")
+    cpu_before = (process_cpu(database_pids), machine_busy(), resource.getrusage(resource.RUSAGE_SELF))
+    steal_before = machine_steal()
     workers = [threading.Thread(target=append) for _ in range(threads)]
     for w in workers:
         w.start()
     for w in workers:
         w.join()
+    database, busy, own = process_cpu(database_pids), machine_busy(), resource.getrusage(resource.RUSAGE_SELF)
+    steal_after = machine_steal()
     datastore.close()
     latencies.sort()
+    n = max(len(latencies), 1)
     return {
         "clients": threads,
         "commands": len(latencies),
+        "errors": 0,
         "per_s": len(latencies) / seconds,
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
+        # no server: the appending process is the "load generator"
+        "server_cpu_ms": None,
+        "database_cpu_ms": 1000 * (database - cpu_before[0]) / n,
+        "client_cpu_ms": 1000
+        * (own.ru_utime + own.ru_stime - cpu_before[2].ru_utime - cpu_before[2].ru_stime)
+        / n,
+        "all_cpu_ms": 1000 * (busy - cpu_before[1]) / n,
+        "steal_share": (steal_after[0] - steal_before[0]) / max(steal_after[1] - steal_before[1], 1e-9),
     }
 
 
@@ -451,6 +519,12 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--no-probe", action="store_true", help="no disk flush probe during the runs")
     parser.add_argument("--broker", default="", help="a Redis URL to send the outbox's tasks to (else eager)")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="rounds at each client count, each paired with the reference"
+    )
+    parser.add_argument(
+        "--floor", action="store_true", help=f"also GET {FLOOR_PATH} at each client count: the server's floor"
+    )
     args = parser.parse_args()
 
     dbname = f"kr_bench_{os.getpid()}"
@@ -520,41 +594,54 @@ def main() -> int:
             "   CPU ms per command: gunicorn, PostgreSQL, load generator, whole machine; steal"
         )
         probe_dir, probe_where = (None, "") if args.no_probe else probe_directory(dbname)
-        rows = []
+        rows, floors = [], []
+        ratios: dict[int, list[float]] = {}
         for clients in (int(c) for c in args.clients.split(",")):
-            row = run_clients(
-                port, token, int(user_id), clients, args.seconds, args.client_processes, workers, probe_dir
-            )
-            rows.append(row)
-            print(
-                f"{'POST .../commands':24}{row['clients']:>8}{row['commands']:>10}{row['per_s']:>10.0f}"
-                f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['errors']:>8}"
-                f"   {row['server_cpu_ms']:.2f}, {row['database_cpu_ms']:.2f}, {row['client_cpu_ms']:.2f},"
-                f" {row['all_cpu_ms']:.2f}"
-                f"; {100 * row['steal_share']:.0f}%"
-            )
-            print(f"{'':24}{stall_report(row)}")
+            for _ in range(args.rounds):  # each round: ours, the floor, the reference, back to back
+                row = run_clients(
+                    port,
+                    token,
+                    int(user_id),
+                    clients,
+                    args.seconds,
+                    args.client_processes,
+                    workers,
+                    probe_dir,
+                )
+                rows.append(row)
+                print_row("POST .../commands", row)
+                if args.floor:
+                    floor = run_clients(
+                        port,
+                        token,
+                        int(user_id),
+                        clients,
+                        args.seconds,
+                        args.client_processes,
+                        workers,
+                        loop="floor",
+                    )
+                    floors.append(floor)
+                    print_row(f"GET {FLOOR_PATH} (floor)", floor)
+                try:
+                    reference = eventsourcing_rate(dbname, clients, args.seconds)
+                except ImportError:
+                    print('eventsourcing is not installed: pip install "eventsourcing[postgres]"')
+                    continue
+                print_row("eventsourcing append", reference)
+                ratio = row["per_s"] / reference["per_s"]
+                floor_ratio = (
+                    f"; {FLOOR_PATH} {floor['per_s'] / reference['per_s']:.2f}" if args.floor else ""
+                )
+                print(f"{'':24}ratio to the reference: commands {ratio:.2f}{floor_ratio}")
+                ratios.setdefault(clients, []).append(ratio)
         if probe_dir:
             print(f"disk flush probe: 8 kB + fdatasync every 50 ms in {probe_where}")
-        server.terminate()
-        server.wait(timeout=30)
-        server = None
-        references = {}
-        for clients in (int(c) for c in args.clients.split(",")):
-            try:
-                row = eventsourcing_rate(dbname, clients, args.seconds)
-            except ImportError:
-                print('eventsourcing is not installed: pip install "eventsourcing[postgres]"')
-                break
-            references[clients] = row["per_s"]
-            print(
-                f"{'eventsourcing append':24}{row['clients']:>8}{row['commands']:>10}{row['per_s']:>10.0f}"
-                f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{0:>8}"
-            )
-        for row in rows:
-            if row["clients"] in references:
-                ratio = row["per_s"] / references[row["clients"]]
-                print(f"ratio at {row['clients']} clients: {ratio:.2f} of the eventsourcing append rate")
+        for clients, measured in ratios.items():
+            spread = ", ".join(f"{r:.2f}" for r in measured)
+            median = statistics.median(measured)
+            of = f" (median of {spread})" if len(measured) > 1 else ""
+            print(f"ratio at {clients} clients: {median:.2f} of the eventsourcing append rate{of}")
         problems = verify(env)
         if args.broker:
             purge = "from config.celery import app; print(app.control.purge())"

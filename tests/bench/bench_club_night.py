@@ -234,7 +234,9 @@ def main() -> int:
     parser.add_argument("--pollers", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8, help="command clients")
     parser.add_argument("--every", type=float, default=5.0, help="seconds between two results")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--workers", type=int, default=3, help="gunicorn worker processes (3: as the Dockerfile runs it)"
+    )
     parser.add_argument("--poller-processes", type=int, default=4)
     parser.add_argument("--keep", action="store_true", help="keep the database")
     args = parser.parse_args()
