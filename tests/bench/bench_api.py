@@ -594,34 +594,21 @@ def main() -> int:
             "   CPU ms per command: gunicorn, PostgreSQL, load generator, whole machine; steal"
         )
         probe_dir, probe_where = (None, "") if args.no_probe else probe_directory(dbname)
-        rows, floors = [], []
+        rows = []
         ratios: dict[int, list[float]] = {}
+
+        def measure(clients: int, loop: str, probe: str | None = None) -> dict[str, Any]:
+            return run_clients(
+                port, token, int(user_id), clients, args.seconds, args.client_processes, workers, probe, loop
+            )
+
         for clients in (int(c) for c in args.clients.split(",")):
             for _ in range(args.rounds):  # each round: ours, the floor, the reference, back to back
-                row = run_clients(
-                    port,
-                    token,
-                    int(user_id),
-                    clients,
-                    args.seconds,
-                    args.client_processes,
-                    workers,
-                    probe_dir,
-                )
+                row = measure(clients, "commands", probe_dir)
                 rows.append(row)
                 print_row("POST .../commands", row)
                 if args.floor:
-                    floor = run_clients(
-                        port,
-                        token,
-                        int(user_id),
-                        clients,
-                        args.seconds,
-                        args.client_processes,
-                        workers,
-                        loop="floor",
-                    )
-                    floors.append(floor)
+                    floor = measure(clients, "floor")
                     print_row(f"GET {FLOOR_PATH} (floor)", floor)
                 try:
                     reference = eventsourcing_rate(dbname, clients, args.seconds)
