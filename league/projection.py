@@ -256,6 +256,8 @@ def _refresh_locked(
         )
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
         _write_games(tournament, results)
+    if rebuilding or (results and (tables is None or _in_complete_rounds(results, tables))):
+        state.complete_rounds_position = state.position
     moved = {g for g, (_, r, _) in results.items() if g not in stored or stored[g][1] != r}
     # the records as this process's last refresh committed them, if still current
     known = None if rebuilding else records_cache.get(tournament.pk, state.refreshed_at)
@@ -278,6 +280,12 @@ def _refresh_locked(
 
 
 Read = dict[int, tuple[int, dict[str, Any], dict[str, Any]]]  # game -> (seq, result, view)
+
+
+def _in_complete_rounds(results: Read, tables: Tables) -> bool:
+    """Whether a game read plays in a complete round: what the public page shows of the
+    earlier rounds may have changed (a correction)."""
+    return any(g in tables and tables[g][2] == Round.Status.COMPLETE for g in results)
 
 
 def _read_games(

@@ -23,8 +23,7 @@ from django.http import Http404
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
-from games.models import Game
-from league.models import Player, Round, StandingsGame, StandingsState, Table, TableSeat, Tournament
+from league.models import Player, Round, StandingsState, TableSeat, Tournament
 from league.selectors import RoundTable, round_tables
 from league.table_views import TableView, table_views, tables_views
 from league.tables import FIRST_DEALER_POSITION as FIRST_DEALER
@@ -173,8 +172,8 @@ def current_rounds(tournament: Tournament) -> list[RoundLine]:
 @dataclass(frozen=True, slots=True)
 class EarlierRound:
     """A complete round before the newest, and its version: what a correction of one of
-    its games changes (the games' versions, the events of them the standings projection
-    has read, each summed over the round's tables), so its rendering is kept until then."""
+    its games changes (the standings refresh that reads it moves the tournament's
+    ``StandingsState.complete_rounds_position``), so its rendering is kept until then."""
 
     round_id: int
     number: int
@@ -184,24 +183,22 @@ class EarlierRound:
 @functools.cache
 def _earlier_sql() -> str:
     quote = connection.ops.quote_name
-    round_, tournament, table, game, read = (
-        quote(m._meta.db_table) for m in (Round, Tournament, Table, Game, StandingsGame)
-    )
+    round_, tournament, state = (quote(m._meta.db_table) for m in (Round, Tournament, StandingsState))
     return (
-        f"SELECT r.id, r.number, r.published_at, COUNT(tb.id), COALESCE(SUM(g.version), 0), "
-        f"COALESCE(SUM(sg.seq), 0) FROM {round_} r JOIN {tournament} t ON t.id = r.tournament_id "
-        f"LEFT JOIN {table} tb ON tb.round_id = r.id LEFT JOIN {game} g ON g.id = tb.game_id "
-        f"LEFT JOIN {read} sg ON sg.game_id = tb.game_id AND sg.tournament_id = r.tournament_id "
+        f"SELECT r.id, r.number, r.published_at, COALESCE(s.complete_rounds_position, 0) "
+        f"FROM {round_} r JOIN {tournament} t ON t.id = r.tournament_id "
+        f"LEFT JOIN {state} s ON s.tournament_id = t.id "
         "WHERE r.tournament_id = %s AND t.status IN (%s, %s, %s) AND r.status = %s AND r.number < "
         f"(SELECT MAX(n.number) FROM {round_} n "
         "WHERE n.tournament_id = r.tournament_id AND n.status IN (%s, %s)) "
-        "GROUP BY r.id, r.number, r.published_at ORDER BY r.number DESC"
+        "ORDER BY r.number DESC"
     )
 
 
 def earlier_rounds(tournament_id: int) -> list[EarlierRound]:
     """The tournament's complete rounds before its newest, newest first, with their
-    versions, in one query (none for a tournament that is not public)."""
+    versions, in one query that reads a row a round, not their tables (none for a
+    tournament that is not public)."""
     if not 0 < tournament_id < 2**63:
         return []
     with connection.cursor() as cursor:
@@ -216,8 +213,8 @@ def earlier_rounds(tournament_id: int) -> list[EarlierRound]:
         )
         rows = cursor.fetchall()
     return [
-        EarlierRound(pk, number, f"{pk}.{_digits(published)}.{tables}.{versions}.{read}")
-        for pk, number, published, tables, versions, read in rows
+        EarlierRound(pk, number, f"{pk}.{_digits(published)}.{corrected}")
+        for pk, number, published, corrected in rows
     ]
 
 

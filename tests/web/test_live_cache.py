@@ -17,9 +17,10 @@ from django.core.cache import cache
 from django.test import Client
 
 from league import clock
+from league.models import Club, Round
 from tests.support.celery import eager_tasks
 from tests.support.public import Cup, autumn_cup
-from tests.support.tournaments import command, record_hand
+from tests.support.tournaments import add_round, command, make_tournament, open_game, players, record_hand
 from web import live_parts
 
 pytestmark = pytest.mark.django_db
@@ -134,6 +135,32 @@ def test_a_correction_of_an_earlier_rounds_hand_shows(
     assert "-28" in table_2(corrected.content.decode())
     page = Client().get(f"/tournaments/{cup.tournament.pk}/").content.decode()
     assert "-28" in table_2(page[page.index('id="earlier-rounds"') :])
+
+
+def test_a_result_in_the_round_in_play_leaves_the_earlier_rounds_unchanged(
+    owner: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The live part changes; the earlier rounds' version (a row a round and the position
+    of the last refresh that read a complete round's game) does not, so the page's fetch
+    of them after the change is a 304."""
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
+        club = Club.objects.create(name="Hill club", slug="hill")
+        tournament = make_tournament(club, rounds=3)
+        ann, bo = players(club, "Ann", "Bo")
+        round1 = add_round(tournament, 1, [[ann, bo]])
+        record_hand(open_game(round1.tables.get(), owner), owner, 0, [3, 20])
+        Round.objects.filter(pk=round1.pk).update(status=Round.Status.COMPLETE)
+        round2 = add_round(tournament, 2, [[ann, bo]])
+        game = open_game(round2.tables.get(), owner, hands=3)
+    rounds_url, live_url = (f"/tournaments/{tournament.pk}/{part}/" for part in ("rounds", "live"))
+    earlier = Client().get(rounds_url)["ETag"]
+    assert earlier.startswith('"e1-')  # round 1
+    live = poll(Client(), live_url)["ETag"]
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
+        record_hand(game, owner, 0, [5, 9])  # round 2's first hand of three
+    changed = poll(Client(), live_url, etag=live)
+    assert changed.status_code == 200 and changed["ETag"] != live
+    assert Client().get(rounds_url, headers={"If-None-Match": earlier}).status_code == 304
 
 
 def test_an_unreachable_cache_renders_the_parts_for_each_request(cup: Cup, monkeypatch: Any) -> None:
