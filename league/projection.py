@@ -68,6 +68,7 @@ from league.standings_records import apply_change, record_from_dict, record_to_d
 from league.table_views import view_of, views_of
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
+OVER = (FINISHED, ABANDONED)  # a game's status once it is over (its row's, its result's)
 CORRECTED = "corrected"
 RECORDED = "recorded"
 TIMELINES = (CORRECTED, RECORDED)
@@ -256,7 +257,7 @@ def _refresh_locked(
         )
         ResultVersion.objects.bulk_create(new_versions, ignore_conflicts=True, batch_size=BATCH)
         _write_games(tournament, results)
-    if rebuilding or (results and (tables is None or _in_complete_rounds(results, tables))):
+    if rebuilding or (results and _may_change_complete_rounds(tournament.pk, results, tables)):
         state.complete_rounds_position = state.position
     moved = {g for g, (_, r, _) in results.items() if g not in stored or stored[g][1] != r}
     # the records as this process's last refresh committed them, if still current
@@ -282,10 +283,26 @@ def _refresh_locked(
 Read = dict[int, tuple[int, dict[str, Any], dict[str, Any]]]  # game -> (seq, result, view)
 
 
-def _in_complete_rounds(results: Read, tables: Tables) -> bool:
-    """Whether a game read plays in a complete round: what the public page shows of the
-    earlier rounds may have changed (a correction)."""
-    return any(g in tables and tables[g][2] == Round.Status.COMPLETE for g in results)
+def _may_change_complete_rounds(tournament_id: int, results: Read, tables: Tables | None) -> bool:
+    """Whether what this refresh writes may change a complete round as the public page
+    shows it (the earlier rounds' version, ``StandingsState.complete_rounds_position``):
+    a game read plays in a complete round (a correction), or ended the last game its round
+    was waiting for (the round completes next, and may be drawn as an earlier round before
+    this refresh commits), or the tables were not read (cannot tell). A result of a round
+    still waiting for other games changes nothing there: their own ends come later."""
+    if tables is None:
+        return True
+    if any(g in tables and tables[g][2] == Round.Status.COMPLETE for g in results):
+        return True
+    ended = {
+        tables[g][0] for g, (_, result, _) in results.items() if result["status"] in OVER and g in tables
+    }
+    if not ended:
+        return False
+    waiting = Table.objects.filter(round__tournament_id=tournament_id, round__number__in=ended).exclude(
+        game__status__in=OVER
+    )
+    return not waiting.exists()
 
 
 def _read_games(

@@ -380,3 +380,27 @@ def test_at_takes_a_time_with_its_offset(cup: dict[str, Any]) -> None:
     assert rows_of(client.get(url, {"timeline": "recorded", "at": later.isoformat()}).json()) == rows_of(now)
     before = client.get(url, {"timeline": "recorded", "at": "2000-01-01T00:00:00Z"}).json()
     assert before["rows"] == [] and before["current_to"] == {"position": 0, "recorded_at": None}
+
+
+def test_the_earlier_rounds_version_moves_when_a_round_has_ended_not_before(owner: Any) -> None:
+    """``complete_rounds_position`` (what the public page's earlier rounds are versioned
+    by) stays while a round waits for another table, and moves with the refresh that
+    reads the end of its last game: the round completes next and may be drawn as an
+    earlier round before that refresh commits."""
+    club = Club.objects.create(name="Hill club", slug="hill")
+    tournament = make_tournament(club, rounds=2)
+    ann, bo, cy, di = players(club, "Ann", "Bo", "Cy", "Di")
+    first, second = add_round(tournament, 1, [[ann, bo], [cy, di]]).tables.order_by("number")
+    g1, g2 = open_game(first, owner), open_game(second, owner)
+    projection.refresh(tournament.pk)
+
+    def state() -> StandingsState:
+        return StandingsState.objects.get(tournament=tournament)
+
+    start = state().complete_rounds_position
+    record_hand(g1, owner, 0, [3, 20])  # table 1's game is over; table 2 plays on
+    projection.refresh(tournament.pk)
+    assert state().complete_rounds_position == start < state().position
+    record_hand(g2, owner, 0, [5, 9])  # the round's last game
+    projection.refresh(tournament.pk)
+    assert state().complete_rounds_position == state().position > start

@@ -31,6 +31,7 @@ REFRESH = [
     'SELECT "games_gameevent" "games_gameevent"',  # caught up; here it starts empty)
     'INSERT "league_resultversion"',
     'INSERT "league_standingsgame" "league_standingsgame"',  # upserted
+    'SELECT "league_table" "league_round"',  # a game ended: is its round waiting for another?
     'SELECT "league_standingsrecord" "league_standingsrecord"',  # every record, to rank
     'INSERT "league_standingsrecord" "league_standingsrecord"',  # the table's players' records
     'UPDATE "league_standingsstate" "league_standingsstate"',  # the ranked rows
