@@ -472,9 +472,9 @@ class StandingsState(models.Model):
     read_to = models.BigIntegerField(default=0)
     rows = models.JSONField(default=list, blank=True)
     # the ``position`` of the last refresh that read new events of a game whose round was
-    # complete (every refresh that could not tell, and every rebuild): the version of the
-    # earlier rounds the public page shows (web.public_reads.earlier_rounds), one row
-    # however many tables they hold
+    # complete, or the end of the last game a round waited for (and of every refresh that
+    # could not tell, every rebuild): the version of the earlier rounds the public page
+    # shows (web.public_reads.earlier_rounds), one row however many tables they hold
     complete_rounds_position = models.BigIntegerField(default=0)
     refreshed_at = models.DateTimeField(auto_now=True)
     # The last refresh that failed, until one succeeds (league.projection_failures).
