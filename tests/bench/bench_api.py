@@ -242,17 +242,34 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def process_cpu(pids: list[int]) -> float:
-    """CPU seconds (user + system) the processes ``pids`` have used so far (the
-    PostgreSQL figure counts every postgres process: backends, WAL writer, checkpointer)."""
-    total = 0
+    """CPU seconds (user + system) the processes ``pids`` have used so far."""
+    return sum(cpu_by_pid(pids).values())
+
+
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    """CPU seconds (user + system) each of the processes ``pids`` still running has used."""
+    used = {}
     for pid in pids:
         try:
             with open(f"/proc/{pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
         except FileNotFoundError:
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / CLOCK_TICKS
+        used[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return used
+
+
+def database_cpu() -> dict[int, float]:
+    """Every postgres process's CPU so far (backends, WAL writer, checkpointer), by pid."""
+    return cpu_by_pid(pids_of("postgres"))
+
+
+def database_cpu_since(before: dict[int, float]) -> float:
+    """CPU seconds the postgres processes used since ``before`` (:func:`database_cpu`):
+    a process running at both ends by the difference, one started since by all it used
+    (the reference's pool opens its backends as it runs); one that has exited since
+    (the previous phase's backends closing) no longer counts, rather than negatively."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in database_cpu().items())
 
 
 def machine_busy() -> float:
@@ -348,8 +365,8 @@ def run_clients(
     included), from /proc; with ``probe_dir`` the disk's flush times meanwhile."""
     procs = min(clients, processes)
     split = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
-    database_pids = pids_of("postgres")
-    cpu_before = (process_cpu(server_pids or []), process_cpu(database_pids), machine_busy())
+    database_before = database_cpu()
+    cpu_before = (process_cpu(server_pids or []), machine_busy())
     steal_before = machine_steal()
     probe = StorageProbe(probe_dir) if probe_dir else None
     if probe:
@@ -363,11 +380,13 @@ def run_clients(
     # from the first answer to the last: the pool's start and the last stragglers aside
     answered = sorted(t for _, _, times, _ in parts for t in times)
     quiet = stalls(answered, answered[0], answered[-1]) if answered else []
-    cpu_after = (process_cpu(server_pids or []), process_cpu(database_pids), machine_busy())
+    cpu_after = (process_cpu(server_pids or []), machine_busy())
+    database_used = database_cpu_since(database_before)
     steal_after = machine_steal()
     latencies = sorted(x for lat, _, _, _ in parts for x in lat)
     n = max(len(latencies), 1)
-    server_ms, database_ms, all_ms = (1000 * (b - a) / n for a, b in zip(cpu_before, cpu_after, strict=True))
+    server_ms, all_ms = (1000 * (b - a) / n for a, b in zip(cpu_before, cpu_after, strict=True))
+    database_ms = 1000 * database_used / n
     return {
         "steal_share": (steal_after[0] - steal_before[0]) / max(steal_after[1] - steal_before[1], 1e-9),
         "server_cpu_ms": server_ms,
@@ -447,15 +466,19 @@ def eventsourcing_rate(dbname: str, threads: int, seconds: float) -> dict[str, A
         with lock:
             latencies.extend(mine)
 
-    database_pids = pids_of("postgres")
-    cpu_before = (process_cpu(database_pids), machine_busy(), resource.getrusage(resource.RUSAGE_SELF))
+    database_before = database_cpu()
+    cpu_before = (machine_busy(), resource.getrusage(resource.RUSAGE_SELF))
     steal_before = machine_steal()
     workers = [threading.Thread(target=append) for _ in range(threads)]
     for w in workers:
         w.start()
     for w in workers:
         w.join()
-    database, busy, own = process_cpu(database_pids), machine_busy(), resource.getrusage(resource.RUSAGE_SELF)
+    database, busy, own = (
+        database_cpu_since(database_before),
+        machine_busy(),
+        resource.getrusage(resource.RUSAGE_SELF),
+    )
     steal_after = machine_steal()
     datastore.close()
     latencies.sort()
@@ -469,11 +492,11 @@ def eventsourcing_rate(dbname: str, threads: int, seconds: float) -> dict[str, A
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
         # no server: the appending process is the "load generator"
         "server_cpu_ms": None,
-        "database_cpu_ms": 1000 * (database - cpu_before[0]) / n,
+        "database_cpu_ms": 1000 * database / n,
         "client_cpu_ms": 1000
-        * (own.ru_utime + own.ru_stime - cpu_before[2].ru_utime - cpu_before[2].ru_stime)
+        * (own.ru_utime + own.ru_stime - cpu_before[1].ru_utime - cpu_before[1].ru_stime)
         / n,
-        "all_cpu_ms": 1000 * (busy - cpu_before[1]) / n,
+        "all_cpu_ms": 1000 * (busy - cpu_before[0]) / n,
         "steal_share": (steal_after[0] - steal_before[0]) / max(steal_after[1] - steal_before[1], 1e-9),
     }
 
