@@ -305,7 +305,8 @@ class StorageProbe(threading.Thread):
 
     def __init__(self, directory: str) -> None:
         super().__init__(daemon=True)
-        self.directory, self.flushes = directory, []
+        self.directory = directory
+        self.flushes: list[float] = []
         self._done = threading.Event()
 
     def run(self) -> None:
