@@ -51,7 +51,7 @@ from league.models import (
 from league.projection_failures import isolated
 from league.ratings import family_of
 from league.seating import RECORDS
-from league.selectors import ordinals
+from league.selectors import games_over, ordinals
 from league.standings import (
     CORRECTIONS,
     READ_TYPES,
@@ -68,7 +68,6 @@ from league.standings_records import apply_change, record_from_dict, record_to_d
 from league.table_views import view_of, views_of
 
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.COMPLETE)
-OVER = (FINISHED, ABANDONED)  # a game's status once it is over (its row's, its result's)
 CORRECTED = "corrected"
 RECORDED = "recorded"
 TIMELINES = (CORRECTED, RECORDED)
@@ -295,14 +294,13 @@ def _may_change_complete_rounds(tournament_id: int, results: Read, tables: Table
     if any(g in tables and tables[g][2] == Round.Status.COMPLETE for g in results):
         return True
     ended = {
-        tables[g][0] for g, (_, result, _) in results.items() if result["status"] in OVER and g in tables
+        tables[g][0]
+        for g, (_, result, _) in results.items()
+        if g in tables and result["status"] in (FINISHED, ABANDONED)
     }
-    if not ended:
-        return False
-    waiting = Table.objects.filter(round__tournament_id=tournament_id, round__number__in=ended).exclude(
-        game__status__in=OVER
+    return bool(ended) and games_over(
+        Table.objects.filter(round__tournament_id=tournament_id, round__number__in=ended)
     )
-    return not waiting.exists()
 
 
 def _read_games(

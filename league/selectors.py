@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from core.messages import Message
+from games.services import FINAL_STATUSES
 from league.access import sees_drafts
 from league.models import Club, CurrentRating, Player, RatingEntry, Table, TableSeat, Tournament
 from league.seating.notes import note_of
@@ -138,3 +139,10 @@ def player_ratings(player: Player) -> list[dict[str, Any]]:
         current = {key: last[key] for key in ("mu", "sigma", "ordinal")} if last else None
         families.append({"family": family, "current": current, "games": len(rows), "history": rows})
     return families
+
+
+def games_over(tables: QuerySet[Table]) -> bool:
+    """Whether every one of ``tables`` has a game and it has finished or been abandoned:
+    one query (a round is complete once its tables' games are; the standings refresh
+    asks it of the rounds whose games it read end)."""
+    return not tables.exclude(game__status__in=FINAL_STATUSES).exists()

@@ -6,13 +6,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import services as game_services
 from league.locks import round_for_update, tournament_for_update
 from league.models import Round, Table, Tournament
 from league.seating import SeatingError, make_seating, method_record
+from league.selectors import games_over
 from league.services.seating_reads import seating_request
-
-FINAL_GAME_STATUSES = frozenset(game_services.FINAL_STATUSES)
 
 
 def _round_done(round_: Round) -> bool:
@@ -25,8 +23,7 @@ def _round_done(round_: Round) -> bool:
 
 def _games_over(round_: Round) -> bool:
     """Whether every table's game of ``round_`` has finished or been abandoned."""
-    statuses = round_.tables.values_list("game__status", flat=True)
-    return all(status in FINAL_GAME_STATUSES for status in statuses)
+    return games_over(round_.tables.all())
 
 
 def check_round_complete(round_: Round) -> bool:
