@@ -1,7 +1,7 @@
 """Benchmark: POST /api/v1/games/{id}/commands under gunicorn on PostgreSQL (not run by CI).
 
     .venv/bin/python tests/bench/bench_api.py [--seconds 10] [--clients 1,8,32] [--workers 3]
-        [--rounds 1] [--floor]
+        [--rounds 1] [--read]
     BENCH_PG=postgres://postgres@127.0.0.1:5432 (the server; a fresh database is created and dropped)
 
 1. Creates a database, migrates it, creates a user with a token, starts gunicorn on
@@ -28,8 +28,8 @@
    PostgresApplicationRecorder appending one event per call from as many threads, each
    to its own aggregate (the reference append rate; pip install "eventsourcing[postgres]"),
    and our rate as a ratio of it. ``--rounds N`` pairs N runs with N references and
-   prints the median ratio; ``--floor`` also runs the clients on ``GET /healthz``
-   between the two (the server's floor: no DRF, token, engine or write).
+   prints the median ratio; ``--read`` also runs the clients on ``GET`` of their own
+   game between the two (the read a command stands on: no decision, write or events).
 4. Verifies every game's log replays (manage.py verify_games: version, status, and the
    snapshot at the version it names), that
    each game's seq runs 1..n and that global positions are 1..N without gap or duplicate.
@@ -106,8 +106,8 @@ class Client:
         return status, orjson.loads(data)
 
     def get(self, path: str) -> int:
-        """GET ``path`` without a token; its status (the body is read and dropped)."""
-        return self.exchange(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n\r\n".encode())[0]
+        """GET ``path`` with the token; its status (the body is read and dropped)."""
+        return self.exchange(f"GET {path} HTTP/1.1\r\n".encode() + self.head + b"\r\n")[0]
 
     def exchange(self, request: bytes) -> tuple[int, bytes]:
         for attempt in range(2):
@@ -191,28 +191,27 @@ def client_loop(port: int, token: str, user_id: int, seconds: float, seed: int, 
     out.append((latencies, errors, answered))
 
 
-FLOOR_PATH = "/healthz"
-
-
-def floor_loop(port: int, token: str, user_id: int, seconds: float, seed: int, out: list[Any]) -> None:
-    """The server's floor: ``GET /healthz`` as fast as the client can, through the same
-    gunicorn and Django (every middleware, Django's connection health check, two reads of
-    its own), without DRF, a token, the engine or a write."""
+def read_loop(port: int, token: str, user_id: int, seconds: float, seed: int, out: list[Any]) -> None:
+    """The read a command stands on: ``GET /api/v1/games/{id}`` of the client's own game, as
+    fast as the client can, through the same gunicorn, middleware, DRF and token, with the
+    game row and the worker's cached state and the seat's view in the answer: a command
+    without its decision, its write and its events."""
     client = Client(port, token, user_id)
+    game, _, _ = client.new_game()
     latencies: list[float] = []
     answered: list[float] = []
     errors = 0
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         started = time.perf_counter()
-        status = client.get(FLOOR_PATH)
+        status = client.get(f"/api/v1/games/{game}")
         latencies.append(time.perf_counter() - started)
         answered.append(time.monotonic())
         errors += status != 200
     out.append((latencies, errors, answered))
 
 
-LOOPS = {"commands": client_loop, "floor": floor_loop}
+LOOPS = {"commands": client_loop, "read": read_loop}
 
 
 def process_main(
@@ -547,7 +546,9 @@ def main() -> int:
         "--rounds", type=int, default=1, help="rounds at each client count, each paired with the reference"
     )
     parser.add_argument(
-        "--floor", action="store_true", help=f"also GET {FLOOR_PATH} at each client count: the server's floor"
+        "--read",
+        action="store_true",
+        help="also GET each client's game at each client count: a command without its decision and write",
     )
     args = parser.parse_args()
 
@@ -627,13 +628,13 @@ def main() -> int:
             )
 
         for clients in (int(c) for c in args.clients.split(",")):
-            for _ in range(args.rounds):  # each round: ours, the floor, the reference, back to back
+            for _ in range(args.rounds):  # each round: ours, the read, the reference, back to back
                 row = measure(clients, "commands", probe_dir)
                 rows.append(row)
                 print_row("POST .../commands", row)
-                if args.floor:
-                    floor = measure(clients, "floor")
-                    print_row(f"GET {FLOOR_PATH} (floor)", floor)
+                if args.read:
+                    read = measure(clients, "read")
+                    print_row("GET .../games/{id}", read)
                 try:
                     reference = eventsourcing_rate(dbname, clients, args.seconds)
                 except ImportError:
@@ -641,10 +642,8 @@ def main() -> int:
                     continue
                 print_row("eventsourcing append", reference)
                 ratio = row["per_s"] / reference["per_s"]
-                floor_ratio = (
-                    f"; {FLOOR_PATH} {floor['per_s'] / reference['per_s']:.2f}" if args.floor else ""
-                )
-                print(f"{'':24}ratio to the reference: commands {ratio:.2f}{floor_ratio}")
+                read_ratio = f"; reads {read['per_s'] / reference['per_s']:.2f}" if args.read else ""
+                print(f"{'':24}ratio to the reference: commands {ratio:.2f}{read_ratio}")
                 ratios.setdefault(clients, []).append(ratio)
         if probe_dir:
             print(f"disk flush probe: 8 kB + fdatasync every 50 ms in {probe_where}")

@@ -21,6 +21,11 @@ Compare two checkouts by running this file from each, alternately:
 unlike ``bench_api.py`` it does not depend on the host's scheduling of many processes,
 but it also leaves out what Django's test client skips (the connection health check at
 the start of a request) and everything PostgreSQL spends.
+
+``--steps`` then plays ``--counted`` more turns timing the steps of each kind of request
+(thread CPU, each step with what it calls): the functions in ``STEPS`` are wrapped for
+the run, in the modules that call them. It shows where a command's CPU goes beside a
+read of the same game, which runs the same request path without a decision or a write.
 """
 
 from __future__ import annotations
@@ -56,7 +61,69 @@ class Counter:
         return execute(sql, params, many, context)
 
 
-def play(turns: int, clients: list[Any], users: list[Any], counter: Counter | None = None) -> None:
+# (label, module the caller looks the name up in, name): each step of a request, timed
+# with what it calls. "Class.method" names a method.
+STEPS = [
+    ("the whole request (Django's handler)", "django.core.handlers.base", "BaseHandler.get_response"),
+    ("  DRF's dispatch", "rest_framework.views", "APIView.dispatch"),
+    ("    authentication", "rest_framework.views", "APIView.perform_authentication"),
+    ("      the token's statement", "games.authentication", "user_by_token"),
+    ("    the game row, read", "games.access", "store.read_game"),
+    ("    the game row and the log, read", "games.access", "store.read_game_for_write"),
+    ("    the command parsed and checked", "api.games", "_command_request"),
+    ("    the decision", "games.services", "engine.decide"),
+    ("    the events folded", "games.services", "store.fold_steps"),
+    ("    the event rows built", "games.services", "store.new_rows"),
+    ("    the write", "games.services", "store.write_game_and_events"),
+    ("    the events redacted", "api.games", "redact_events"),
+    ("    the state as the caller sees it", "api.games", "selectors.state_payload"),
+    ("  the answer rendered", "config.renderers", "FastJSONRenderer.render"),
+]
+
+
+class Steps:
+    """Thread CPU per kind of request and step (see ``STEPS``)."""
+
+    def __init__(self) -> None:
+        self.kind = ""
+        self.requests: dict[str, int] = {}
+        self.spent: dict[tuple[str, str], int] = {}
+
+    def request(self, kind: str) -> None:
+        self.kind = kind
+        self.requests[kind] = self.requests.get(kind, 0) + 1
+
+    def wrap_all(self) -> None:
+        import importlib
+
+        for label, module, name in STEPS:
+            owner: Any = importlib.import_module(module)
+            *path, attr = name.split(".")
+            for part in path:
+                owner = getattr(owner, part)
+            setattr(owner, attr, self._timed(label, getattr(owner, attr)))
+
+    def _timed(self, label: str, function: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time_ns()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                key = (self.kind, label)
+                self.spent[key] = self.spent.get(key, 0) + time.thread_time_ns() - started
+
+        return timed
+
+    def report(self) -> None:
+        for kind in ("command", "read"):
+            made = self.requests.get(kind, 0)
+            print(f"  {kind}: CPU µs per request, each step with what it calls ({made} requests)")
+            for label, _, _ in STEPS:
+                if (kind, label) in self.spent:
+                    print(f"    {label:<44}{self.spent[(kind, label)] / made / 1000:8.0f}")
+
+
+def play(turns: int, clients: list[Any], users: list[Any], counter: Counter | Steps | None = None) -> None:
     def count(kind: str) -> None:
         if counter is not None:
             counter.request(kind)
@@ -97,6 +164,7 @@ def main() -> int:
     )
     parser.add_argument("--commands", type=int, default=1000, help="turns to time (after 50 to warm up)")
     parser.add_argument("--counted", type=int, default=300, help="turns whose SQL statements are counted")
+    parser.add_argument("--steps", action="store_true", help="then time each step of a command and a read")
     parser.add_argument("--broker", default="", help="a Redis URL to send the outbox's tasks to (else eager)")
     args = parser.parse_args()
 
@@ -134,6 +202,11 @@ def main() -> int:
         for kind in sorted(counter.requests):
             made = counter.requests[kind]
             print(f"  {kind}: {made} requests, {counter.queries.get(kind, 0) / made:.2f} SQL statements each")
+        if args.steps:
+            steps = Steps()
+            steps.wrap_all()
+            play(args.counted, clients, users, steps)
+            steps.report()
         connections.close_all()
         if args.broker:
             from config.celery import app
