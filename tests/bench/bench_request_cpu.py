@@ -24,7 +24,7 @@ the start of a request) and everything PostgreSQL spends.
 
 ``--steps`` then plays ``--counted`` more turns timing the steps of each kind of request
 (thread CPU, each step with what it calls): the functions in ``STEPS`` are wrapped for
-the run, in the modules that call them. It shows where a command's CPU goes beside a
+the rest of the run. It shows where a command's CPU goes beside a
 read of the same game, which runs the same request path without a decision or a write.
 """
 
@@ -61,8 +61,10 @@ class Counter:
         return execute(sql, params, many, context)
 
 
-# (label, module the caller looks the name up in, name): each step of a request, timed
-# with what it calls. "Class.method" names a method.
+# (label, module, dotted name within it): each step of a request, timed with what it
+# calls. The name is replaced where the request path looks it up: "store.read_game" in
+# games.access is the store module's function, which games.access calls through
+# ``store.``; "Class.method" names a method.
 STEPS = [
     ("the whole request (Django's handler)", "django.core.handlers.base", "BaseHandler.get_response"),
     ("  DRF's dispatch", "rest_framework.views", "APIView.dispatch"),
