@@ -62,7 +62,7 @@ from league.standings import (
     records,
     standings,
 )
-from league.standings.results import ABANDONED, FINISHED
+from league.standings.results import SETTLED
 from league.standings.tiebreaks import Record
 from league.standings_records import apply_change, record_from_dict, record_to_dict, records_cache
 from league.table_views import view_of, views_of
@@ -294,9 +294,7 @@ def _may_change_complete_rounds(tournament_id: int, results: Read, tables: Table
     if any(g in tables and tables[g][2] == Round.Status.COMPLETE for g in results):
         return True
     ended = {
-        tables[g][0]
-        for g, (_, result, _) in results.items()
-        if g in tables and result["status"] in (FINISHED, ABANDONED)
+        tables[g][0] for g, (_, result, _) in results.items() if g in tables and result["status"] in SETTLED
     }
     return bool(ended) and games_over(
         Table.objects.filter(round__tournament_id=tournament_id, round__number__in=ended)
@@ -637,7 +635,7 @@ def stored_results(tournament_id: int) -> dict[int, TableResult]:
 
 
 def _settled(result: TableResult | None) -> bool:
-    return result is not None and result.status in (FINISHED, ABANDONED)
+    return result is not None and result.status in SETTLED
 
 
 def _summary(rows: Iterable[Mapping[str, Any]]) -> dict[int, tuple[str, int | None]]:

@@ -18,12 +18,7 @@ def _round_done(round_: Round) -> bool:
     have run yet: :func:`generate_round` completes it first)."""
     if round_.status == Round.Status.COMPLETE:
         return True
-    return round_.status == Round.Status.PUBLISHED and _games_over(round_)
-
-
-def _games_over(round_: Round) -> bool:
-    """Whether every table's game of ``round_`` has finished or been abandoned."""
-    return games_over(round_.tables.all())
+    return round_.status == Round.Status.PUBLISHED and games_over(round_.tables.all())
 
 
 def check_round_complete(round_: Round) -> bool:
@@ -39,7 +34,7 @@ def check_round_complete(round_: Round) -> bool:
 def _complete_if_done(round_: Round) -> bool:
     if round_.status == Round.Status.COMPLETE:
         return True
-    if round_.status != Round.Status.PUBLISHED or not _games_over(round_):
+    if round_.status != Round.Status.PUBLISHED or not games_over(round_.tables.all()):
         return False
     round_.status = Round.Status.COMPLETE
     round_.completed_at = timezone.now()

@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 from league import limits
 from league.seating import RECORDS
-from league.standings.results import ABANDONED, FINISHED, StandingsError, TableResult, table_result
+from league.standings.results import ABANDONED, SETTLED, StandingsError, TableResult, table_result
 from league.standings.scoring import SCHEMES, awards, bye_award
 from league.standings.tiebreaks import REGISTRY, PlayedGame, Record, check_tiebreaks, default_tiebreaks
 
@@ -187,7 +187,7 @@ def records(
                     record(int(player))
             game = table.get("game")
             result = results.get(int(game)) if game is not None else None
-            if result is None or result.status not in (FINISHED, ABANDONED):
+            if result is None or result.status not in SETTLED:
                 for player in seats:
                     if player is not None:
                         record(int(player)).in_play += 1

@@ -28,6 +28,8 @@ from core import DomainError
 PLAYING = "playing"
 FINISHED = "finished"
 ABANDONED = "abandoned"
+# A table whose game is over, either way: its result is final until a correction.
+SETTLED = frozenset({FINISHED, ABANDONED})
 
 # The events that change a table's result; the projection stores a version of the
 # result at each of them (and queues a refresh for them through the outbox).
